@@ -1,0 +1,72 @@
+/**
+ * The one vitest configuration every package extends: V8 coverage over `src/`, the 90% line floor the
+ * test task enforces, and an alias from the package's own name to its sources so that README examples
+ * (which import the package by name, as a user would) run against `src/` and count for coverage.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { ViteUserConfig } from "vitest/config";
+
+type ExportTarget = string | { [condition: string]: ExportTarget };
+
+function firstDistPath(target: ExportTarget): string | undefined {
+  if (typeof target === "string") return target.endsWith(".js") ? target : undefined;
+  for (const [condition, value] of Object.entries(target)) {
+    if (condition === "types") continue;
+    const found = firstDistPath(value);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Aliases `@promo-review/<pkg>[/sub]` to the matching `src/*.ts`, read from the package's exports map. */
+export function selfAliases(packageDir: string): { find: RegExp; replacement: string }[] {
+  const pkg = JSON.parse(readFileSync(resolve(packageDir, "package.json"), "utf8")) as {
+    name: string;
+    exports?: Record<string, ExportTarget>;
+  };
+  const aliases: { find: RegExp; replacement: string }[] = [];
+  for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
+    if (subpath.endsWith(".json")) continue;
+    const dist = firstDistPath(target);
+    if (!dist) continue;
+    const source = dist.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
+    const specifier = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+    const escaped = specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    aliases.push({ find: new RegExp(`^${escaped}$`), replacement: resolve(packageDir, source) });
+  }
+  return aliases;
+}
+
+/** Options a package may add to the shared configuration. */
+export interface PackageTestOptions {
+  /** Absolute path of the package (pass `import.meta.dirname`). */
+  dir: string;
+  /** Per-test timeout; integration tests against the simulator get more than the default. */
+  testTimeout?: number;
+  /** Files excluded from coverage, beyond tests (for example a CLI entry that only parses argv). */
+  coverageExclude?: string[];
+  /** Run test files one after another (for suites that bind ports or spawn processes). */
+  sequential?: boolean;
+}
+
+/** Builds the vitest configuration for one package. */
+export function packageTestConfig(options: PackageTestOptions): ViteUserConfig {
+  return {
+    resolve: { alias: selfAliases(options.dir) },
+    test: {
+      root: options.dir,
+      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      testTimeout: options.testTimeout ?? 30_000,
+      hookTimeout: 60_000,
+      ...(options.sequential ? { fileParallelism: false } : {}),
+      coverage: {
+        provider: "v8",
+        include: ["src/**/*.ts"],
+        exclude: ["src/**/*.test.ts", "src/**/*.d.ts", ...(options.coverageExclude ?? [])],
+        reporter: ["text-summary", "json-summary"],
+        thresholds: { lines: 90 },
+      },
+    },
+  };
+}
