@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { execFileSync } from "node:child_process";
 // Creates the skeleton of a package with the house layout (see docs/CONTRIBUTING.md):
 //   node scripts/new-package.mjs <name> "<description>" [--private]
 // It writes package.json, tsconfig.json, tsconfig.build.json and vitest.config.ts; the sources,
@@ -61,4 +62,5 @@ import { packageTestConfig } from "../../vitest.shared.ts";
 export default defineConfig(packageTestConfig({ dir: import.meta.dirname }));
 `,
 );
+execFileSync("npx", ["biome", "format", "--write", dir], { stdio: "ignore" });
 console.log(`created packages/${name}`);

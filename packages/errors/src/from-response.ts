@@ -1,0 +1,146 @@
+import {
+  AuthenticationError,
+  ConflictError,
+  NotFoundError,
+  ParentNotFoundError,
+  PayloadTooLargeError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  UploadNotReadyError,
+  ValidationError,
+} from "./classes.js";
+import { notReadyUploadIdsOf, retryInfoMsOf } from "./details.js";
+import { parseEnvelope } from "./envelope.js";
+import { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-error.js";
+import { excerpt } from "./redact.js";
+import { combineRetryAfter, parseRetryAfter } from "./retry-after.js";
+
+/** What the SDK knows about the request whose answer was an error. */
+export interface ErrorContext {
+  method?: string;
+  url?: string;
+  /** Values to redact (the API key, a session token) besides the patterns always redacted. */
+  secrets?: Iterable<string>;
+  /** The clock for HTTP-date `Retry-After` values. */
+  now?: number;
+}
+
+/** An HTTP answer reduced to what error mapping needs. */
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  /** The body as text (possibly cut short); may be empty. */
+  body: string;
+}
+
+type ErrorClass = new (init: PromoReviewErrorInit) => PromoReviewError;
+
+const BY_CODE: Record<string, ErrorClass> = {
+  VALIDATION_ERROR: ValidationError,
+  INVALID_REQUEST: ValidationError,
+  UNAUTHORIZED: AuthenticationError,
+  FORBIDDEN: PermissionError,
+  NOT_FOUND: NotFoundError,
+  CONFLICT: ConflictError,
+  PAYLOAD_TOO_LARGE: PayloadTooLargeError,
+  RATE_LIMITED: RateLimitError,
+  INTERNAL_ERROR: ServerError,
+  UPSTREAM_ERROR: ServerError,
+  SERVICE_ERROR: ServerError,
+  PARENT_NOT_FOUND: ParentNotFoundError,
+};
+
+const BY_STATUS: Record<number, ErrorClass> = {
+  400: ValidationError,
+  401: AuthenticationError,
+  403: PermissionError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  429: RateLimitError,
+};
+
+function classFor(code: string | undefined, status: number): ErrorClass {
+  const byCode = code === undefined ? undefined : BY_CODE[code];
+  if (byCode) return byCode;
+  return BY_STATUS[status] ?? (status >= 500 ? ServerError : PromoReviewError);
+}
+
+/**
+ * Maps an HTTP error answer to a typed error. The envelope gives code, message, details and
+ * correlation id; any other body (a proxy's HTML 502, an empty or invalid body, a wrong content type)
+ * gives code `UNEXPECTED_RESPONSE`, the class its status implies, and a short redacted excerpt. The
+ * correlation id falls back to the `X-Correlation-ID` header. Never throws.
+ */
+export function errorFromHttp(answer: HttpAnswer, context: ErrorContext = {}): PromoReviewError {
+  let json: unknown;
+  try {
+    json = answer.body === "" ? undefined : JSON.parse(answer.body);
+  } catch {
+    json = undefined;
+  }
+  const envelope = parseEnvelope(json);
+  const details = envelope?.error.details ?? [];
+  const retryAfterMs = combineRetryAfter(
+    parseRetryAfter(answer.headers.get("retry-after"), context.now),
+    retryInfoMsOf(details),
+  );
+  const request = context.method && context.url ? { method: context.method, url: context.url } : undefined;
+  const init: PromoReviewErrorInit = {
+    code: envelope?.error.code ?? "UNEXPECTED_RESPONSE",
+    message:
+      envelope?.error.message ||
+      (envelope
+        ? "The service refused the request"
+        : `The service answered HTTP ${answer.status} without its error format`),
+    status: answer.status,
+    correlationId: envelope?.correlationId ?? answer.headers.get("x-correlation-id") ?? undefined,
+    details,
+    retryAfterMs,
+    secrets: context.secrets,
+    request,
+    bodyExcerpt: envelope ? undefined : excerpt(answer.body, context.secrets),
+  };
+  const Class =
+    answer.status === 409 && notReadyUploadIdsOf(details).length > 0
+      ? UploadNotReadyError
+      : classFor(envelope?.error.code, answer.status);
+  return new Class(init);
+}
+
+/** Reads at most `limit` bytes of a body as text, then cancels the rest (an error page can be huge). */
+export async function readTextCapped(response: Response, limit = 65_536): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let read = 0;
+  try {
+    while (read < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      read += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+    text += decoder.decode();
+  } finally {
+    if (read >= limit) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+  return text;
+}
+
+/** {@link errorFromHttp} for a Fetch `Response`, reading (at most 64 KiB of) its body. Never throws. */
+export async function errorFromResponse(
+  response: Response,
+  context: ErrorContext = {},
+): Promise<PromoReviewError> {
+  let body = "";
+  try {
+    body = await readTextCapped(response);
+  } catch {
+    // A body that breaks while being read still leaves status and headers to report.
+  }
+  return errorFromHttp({ status: response.status, headers: response.headers, body }, context);
+}

@@ -1,0 +1,166 @@
+import { hasKind, KINDS, kindsOf } from "./brand.js";
+import type { ErrorCode } from "./codes.js";
+import {
+  type ConstraintViolationDetail,
+  constraintViolationsOf,
+  type ErrorDetail,
+  type FieldErrorDetail,
+  fieldErrorsOf,
+  notReadyUploadIdsOf,
+} from "./details.js";
+import { redactSecrets } from "./redact.js";
+
+/** Everything an error is made of. Only `code` and `message` are required. */
+export interface PromoReviewErrorInit {
+  code: ErrorCode;
+  /** What happened, in words; the code, fields, limits and correlation id are appended. */
+  message: string;
+  /** HTTP status, when a server answered. */
+  status?: number;
+  correlationId?: string;
+  details?: ErrorDetail[];
+  retryAfterMs?: number;
+  /** Overrides the class default. */
+  retryable?: boolean;
+  /** The underlying failure; it is copied without anything that could hold a credential. */
+  cause?: unknown;
+  /** Values to redact from the message and excerpt besides the patterns always redacted. */
+  secrets?: Iterable<string>;
+  /** A short excerpt of a body that was not the error envelope. */
+  bodyExcerpt?: string;
+  /** The request that failed (method and URL, never its headers). */
+  request?: { method: string; url: string };
+}
+
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/**
+ * The base of every error the SDK throws. Fields are what a caller acts on: `code` to branch,
+ * `status`, `details` (typed, see the accessors), `retryAfterMs` and `retryable` to decide on a retry,
+ * and `correlationId` to quote to support. Messages and causes never contain credentials.
+ */
+export class PromoReviewError extends Error {
+  /** The class's kind, used by `instanceof` across package copies. */
+  static readonly kind: string = "PromoReviewError";
+  /** Whether errors of this class are transient by default. */
+  static readonly retryableByDefault: boolean = false;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class `instanceof` asked about, a subclass included.
+    return hasKind(value, (this as unknown as { kind: string }).kind);
+  }
+
+  declare readonly [KINDS]: string[];
+  /** The service's code (kept as sent when unknown) or a client code such as `NETWORK_ERROR`. */
+  readonly code: ErrorCode;
+  /** HTTP status, when a server answered. */
+  readonly status: number | undefined;
+  /** The id to quote to support; from the body, else the `X-Correlation-ID` response header. */
+  readonly correlationId: string | undefined;
+  /** `error.details` as sent, typed by `type`; unknown entries are kept. */
+  readonly details: readonly ErrorDetail[];
+  /** How long to wait before retrying, from `Retry-After` and `retry_info` (see `combineRetryAfter`). */
+  readonly retryAfterMs: number | undefined;
+  /** Whether the failure is transient, so that the same request may succeed later. */
+  readonly retryable: boolean;
+  /** A short, redacted excerpt of the body when the response was not the error envelope. */
+  readonly bodyExcerpt: string | undefined;
+  /** The request that failed: method and URL (redacted), never headers. */
+  readonly request: { method: string; url: string } | undefined;
+
+  constructor(init: PromoReviewErrorInit) {
+    const secrets = init.secrets ? [...init.secrets] : [];
+    const details = init.details ?? [];
+    super(redactSecrets(describe(init, details), secrets));
+    Object.defineProperty(this, KINDS, { value: kindsOf(new.target), enumerable: false });
+    this.name = (new.target as { kind: string }).kind;
+    this.code = init.code;
+    this.status = init.status;
+    this.correlationId = init.correlationId;
+    this.details = details;
+    this.retryAfterMs = init.retryAfterMs;
+    this.retryable = init.retryable ?? (new.target as typeof PromoReviewError).retryableByDefault;
+    this.bodyExcerpt = init.bodyExcerpt === undefined ? undefined : redactSecrets(init.bodyExcerpt, secrets);
+    this.request = init.request && {
+      method: init.request.method,
+      url: redactSecrets(init.request.url, secrets),
+    };
+    if (init.cause !== undefined) {
+      Object.defineProperty(this, "cause", {
+        value: safeCause(init.cause, secrets),
+        enumerable: false,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+
+  /** The `field_error` entries: which field was wrong and why. */
+  get fieldErrors(): FieldErrorDetail[] {
+    return fieldErrorsOf(this.details);
+  }
+
+  /** The `constraint_violation` entries: which limit, and by how much. */
+  get constraintViolations(): ConstraintViolationDetail[] {
+    return constraintViolationsOf(this.details);
+  }
+
+  /** The upload ids named by `upload_not_ready` entries. */
+  get notReadyUploadIds(): string[] {
+    return notReadyUploadIdsOf(this.details);
+  }
+
+  /** A plain, credential-free object for logs and `JSON.stringify`. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      code: this.code,
+      status: this.status,
+      message: this.message,
+      correlationId: this.correlationId,
+      details: this.details,
+      retryAfterMs: this.retryAfterMs,
+      retryable: this.retryable,
+      ...(this.bodyExcerpt === undefined ? {} : { bodyExcerpt: this.bodyExcerpt }),
+      ...(this.request === undefined ? {} : { request: this.request }),
+    };
+  }
+
+  /** What `util.inspect` and `console.log` show on Node: the stack and the safe fields only. */
+  [INSPECT](): string {
+    const { name: _name, message: _message, ...fields } = this.toJSON();
+    return `${this.stack ?? `${this.name}: ${this.message}`}\n${JSON.stringify(fields, null, 2)}`;
+  }
+}
+
+function describe(init: PromoReviewErrorInit, details: readonly ErrorDetail[]): string {
+  const parts = [`${init.message} [${init.code}${init.status ? `, HTTP ${init.status}` : ""}]`];
+  for (const f of fieldErrorsOf(details)) parts.push(`${f.field}: ${f.message}`);
+  for (const c of constraintViolationsOf(details))
+    parts.push(`${c.constraint}: limit ${c.limit}, actual ${c.actual}`);
+  const notReady = notReadyUploadIdsOf(details);
+  if (notReady.length > 0) parts.push(`uploads not ready: ${notReady.join(", ")}`);
+  if (init.retryAfterMs !== undefined) parts.push(`retry after ${(init.retryAfterMs / 1000).toFixed(1)} s`);
+  if (init.bodyExcerpt) parts.push(`body: ${init.bodyExcerpt}`);
+  if (init.correlationId) parts.push(`correlation id ${init.correlationId} (quote it to support)`);
+  return parts.join("; ");
+}
+
+/** Copies a cause keeping only its name, redacted message, `code`, and one nested cause. */
+function safeCause(cause: unknown, secrets: string[], depth = 0): unknown {
+  if (cause instanceof PromoReviewError) return cause;
+  if (typeof cause !== "object" || cause === null) {
+    return typeof cause === "string" ? redactSecrets(cause, secrets) : cause;
+  }
+  const source = cause as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
+  const copy = new Error(redactSecrets(String(source.message ?? ""), secrets)) as Error & { code?: unknown };
+  copy.name = typeof source.name === "string" ? source.name : "Error";
+  if (typeof source.code === "string" || typeof source.code === "number") copy.code = source.code;
+  if (depth < 2 && source.cause !== undefined) {
+    Object.defineProperty(copy, "cause", {
+      value: safeCause(source.cause, secrets, depth + 1),
+      enumerable: false,
+    });
+  }
+  return copy;
+}
