@@ -46,6 +46,11 @@ export { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-erro
 export { excerpt, redactSecrets } from "./redact.js";
 export { combineRetryAfter, parseRetryAfter } from "./retry-after.js";
 export { errorFromTransport, type TransportContext } from "./transport.js";
+export {
+  type WebhookVerificationErrorInit,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from "./webhook-verification-error.js";
 export { issuesFromValibot, type LocalIssue, localValidationError } from "./validation.js";
 
 import { PromoReviewError } from "./promo-review-error.js";

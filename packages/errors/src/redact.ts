@@ -1,9 +1,13 @@
 const PATTERNS: [RegExp, string][] = [
   // Authorization values: "Bearer <token>", "Basic <credentials>"
   [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, "$1 [REDACTED]"],
-  // header-like lines and JSON fields naming a credential
+  // an Authorization header line with a bare credential
+  [/\b(authorization\s*:\s*)(?!Bearer|Basic|\[REDACTED\])[^\s,;]+/gi, "$1[REDACTED]"],
+  // query strings and forms: api_key=..., token=...
+  [/\b((?:api[_-]?key|access[_-]?token|session[_-]?token|token|secret|password)=)[^\s&"']+/gi, "$1[REDACTED]"],
+  // JSON fields naming a credential: "apiKey":"..."
   [
-    /((?:authorization|api[_-]?key|x-api-key|secret|token|password)["']?\s*[:=]\s*["']?)(?!\[REDACTED\])[^\s"',;&]+/gi,
+    /("(?:api[_-]?key|access[_-]?token|session[_-]?token|token|secret|password|authorization)"\s*:\s*")(?!\[REDACTED\])[^"]*/gi,
     "$1[REDACTED]",
   ],
   // Standard Webhooks secrets

@@ -59,6 +59,11 @@ describe("secrets never leak from an error", () => {
     expect(redactSecrets('{"apiKey":"abc123xyz"}')).toBe('{"apiKey":"[REDACTED]"}');
     expect(redactSecrets("token=abc&x=1")).toBe("token=[REDACTED]&x=1");
     expect(excerpt("a\n\n  b", [], 10)).toBe("a b");
+    expect(redactSecrets("authorization: sk_live_abc")).toBe("authorization: [REDACTED]");
+  });
+
+  it("leaves prose that merely names a credential field alone", () => {
+    expect(redactSecrets("apiKey: contains white space")).toBe("apiKey: contains white space");
   });
 
   it("no random secret survives in any rendering (property)", () => {

@@ -1,0 +1,22 @@
+/**
+ * The HTTP plumbing shared by the SDK's service packages: authentication headers, correlation ids,
+ * mapping every failure to `@promo-review/errors`, safe retries, and a slot for rate-budget hooks.
+ * @packageDocumentation
+ */
+export {
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+  type HttpResult,
+  type RequestOptions,
+} from "./client.js";
+export {
+  type ApiKeyCredentials,
+  authHeaders,
+  type Credentials,
+  checkCredentials,
+  type SessionCredentials,
+  secretsOf,
+} from "./credentials.js";
+export { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
+export { newCorrelationId, resolveUrl } from "./url.js";
