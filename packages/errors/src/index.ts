@@ -46,12 +46,12 @@ export { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-erro
 export { excerpt, redactSecrets } from "./redact.js";
 export { combineRetryAfter, parseRetryAfter } from "./retry-after.js";
 export { errorFromTransport, type TransportContext } from "./transport.js";
+export { issuesFromValibot, type LocalIssue, localValidationError } from "./validation.js";
 export {
-  type WebhookVerificationErrorInit,
   WebhookVerificationError,
+  type WebhookVerificationErrorInit,
   type WebhookVerificationReason,
 } from "./webhook-verification-error.js";
-export { issuesFromValibot, type LocalIssue, localValidationError } from "./validation.js";
 
 import { PromoReviewError } from "./promo-review-error.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isPromoReviewError, PromoReviewError, ValidationError, WebhookVerificationError } from "./index.js";
 import { KINDS } from "./brand.js";
+import { isPromoReviewError, PromoReviewError, ValidationError, WebhookVerificationError } from "./index.js";
 
 describe("WebhookVerificationError says which check refused a delivery", () => {
   it("carries the reason, the webhook id and the clock offset, and is never retryable", () => {
@@ -21,11 +21,19 @@ describe("WebhookVerificationError says which check refused a delivery", () => {
     expect(error.offsetSeconds).toBe(-412);
     expect(error.retryable).toBe(false);
     expect(error.message).toContain("412 s old [WEBHOOK_VERIFICATION_FAILED]");
-    expect(error.toJSON()).toMatchObject({ reason: "timestamp_too_old", webhookId: "msg_1", offsetSeconds: -412 });
+    expect(error.toJSON()).toMatchObject({
+      reason: "timestamp_too_old",
+      webhookId: "msg_1",
+      offsetSeconds: -412,
+    });
   });
 
   it("omits the optional fields from JSON when unknown, and keeps a given code", () => {
-    const error = new WebhookVerificationError({ reason: "bad_signature", message: "no match", code: "CUSTOM" });
+    const error = new WebhookVerificationError({
+      reason: "bad_signature",
+      message: "no match",
+      code: "CUSTOM",
+    });
     const json = error.toJSON();
     expect(json).not.toHaveProperty("webhookId");
     expect(json).not.toHaveProperty("offsetSeconds");
