@@ -1,0 +1,119 @@
+/**
+ * Evaluations: the trigger answers 202 `processing`; after the evaluation delay the simulator
+ * "finishes" it and sends the evaluation-completed webhook. Issues are generated from the seed.
+ * A version marked isFinancialPromotion false is not evaluated: status `skipped`, no issues.
+ */
+import type { PromotionRecord, VersionRecord } from "./promotions.js";
+import type { Random } from "./random.js";
+import type { Scheduler } from "./scheduler.js";
+import type { WebhookDispatcher } from "./webhooks.js";
+
+/** One issue of an evaluation, as carried by the webhook. */
+export interface EvaluationIssue {
+  issueId: string;
+  /** Present on comment-backed issues (always, except in replays). */
+  commentId?: string;
+  severity: "high" | "medium" | "low";
+  category: string;
+  message: string;
+  excerpt?: string;
+}
+
+/** An evaluation the simulator has started. */
+export interface EvaluationRecord {
+  evaluationId: string;
+  promotionId: string;
+  versionId: string;
+  status: "processing" | "completed" | "skipped";
+  issues: EvaluationIssue[];
+}
+
+const FINDINGS: [EvaluationIssue["severity"], string, string, string][] = [
+  ["high", "risk_warning", "The risk warning is missing or not prominent", "Capital at risk"],
+  [
+    "medium",
+    "fair_clear_not_misleading",
+    "The benefit claim is not balanced by its risks",
+    "Guaranteed returns",
+  ],
+  [
+    "low",
+    "past_performance",
+    "Past performance needs a statement that it is not a reliable indicator",
+    "up 12% last year",
+  ],
+  ["medium", "representative_example", "A representative APR example is required", "0% interest"],
+];
+
+/** Starts evaluations and sends their results. */
+export class Evaluations {
+  readonly #random: Random;
+  readonly #scheduler: Scheduler;
+  readonly #webhooks: WebhookDispatcher;
+  readonly #delayMs: () => number;
+  readonly #evaluations = new Map<string, EvaluationRecord>();
+
+  constructor(random: Random, scheduler: Scheduler, webhooks: WebhookDispatcher, delayMs: () => number) {
+    this.#random = random;
+    this.#scheduler = scheduler;
+    this.#webhooks = webhooks;
+    this.#delayMs = delayMs;
+  }
+
+  /** Starts an evaluation of `version`; the webhook follows after the evaluation delay. */
+  start(promotion: PromotionRecord, version: VersionRecord): { evaluationId: string; status: "processing" } {
+    const record: EvaluationRecord = {
+      evaluationId: this.#random.uuid(),
+      promotionId: promotion.promotionId,
+      versionId: version.versionId,
+      status: "processing",
+      issues: [],
+    };
+    this.#evaluations.set(record.evaluationId, record);
+    // Metadata is copied now: it is what the promotion carried when the evaluation was asked for.
+    const metadata = { ...promotion.metadata };
+    this.#scheduler.after(this.#delayMs(), () =>
+      this.#finish(record, version.isFinancialPromotion, metadata),
+    );
+    return { evaluationId: record.evaluationId, status: "processing" };
+  }
+
+  #finish(record: EvaluationRecord, financial: boolean, metadata: Record<string, string>): void {
+    record.status = financial ? "completed" : "skipped";
+    record.issues = financial ? this.#findings() : [];
+    this.#webhooks.dispatch({
+      type: "evaluation-completed",
+      timestamp: new Date().toISOString(),
+      data: {
+        evaluationId: record.evaluationId,
+        promotionId: record.promotionId,
+        versionId: record.versionId,
+        status: record.status,
+        issues: record.issues,
+        metadata,
+      },
+    });
+  }
+
+  #findings(): EvaluationIssue[] {
+    const count = 1 + this.#random.int(FINDINGS.length);
+    return FINDINGS.slice(0, count).map(([severity, category, message, excerpt]) => ({
+      issueId: this.#random.uuid(),
+      commentId: this.#random.uuid(),
+      severity,
+      category,
+      message,
+      excerpt,
+    }));
+  }
+
+  /** Every evaluation (copies). */
+  list(): EvaluationRecord[] {
+    return [...this.#evaluations.values()].map((e) => structuredClone(e));
+  }
+
+  /** Forgets every evaluation. */
+  reset(): void {
+    this.#evaluations.clear();
+  }
+}
