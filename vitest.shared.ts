@@ -60,6 +60,8 @@ export function packageTestConfig(options: PackageTestOptions): ViteUserConfig {
       testTimeout: options.testTimeout ?? 30_000,
       hookTimeout: 60_000,
       ...(options.sequential ? { fileParallelism: false } : {}),
+      // The JSON report feeds the one-line total that .ci/run prints (scripts/test-summary.mjs).
+      reporters: ["default", ["json", { outputFile: "coverage/vitest-results.json" }]],
       coverage: {
         provider: "v8",
         include: ["src/**/*.ts"],
