@@ -4,7 +4,10 @@ const PATTERNS: [RegExp, string][] = [
   // an Authorization header line with a bare credential
   [/\b(authorization\s*:\s*)(?!Bearer|Basic|\[REDACTED\])[^\s,;]+/gi, "$1[REDACTED]"],
   // query strings and forms: api_key=..., token=...
-  [/\b((?:api[_-]?key|access[_-]?token|session[_-]?token|token|secret|password)=)[^\s&"']+/gi, "$1[REDACTED]"],
+  [
+    /\b((?:api[_-]?key|access[_-]?token|session[_-]?token|token|secret|password)=)[^\s&"']+/gi,
+    "$1[REDACTED]",
+  ],
   // JSON fields naming a credential: "apiKey":"..."
   [
     /("(?:api[_-]?key|access[_-]?token|session[_-]?token|token|secret|password|authorization)"\s*:\s*")(?!\[REDACTED\])[^"]*/gi,
