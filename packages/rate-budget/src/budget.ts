@@ -1,0 +1,483 @@
+import { errorFromResponse } from "@promo-review/errors";
+import { EventEmitter } from "eventemitter3";
+import { type Clock, systemClock } from "./clock.js";
+import { abortedError, closedError, deadlineError, queueFullError, type RequestLabel } from "./errors.js";
+import { type BudgetKyHooks, kyHooks } from "./ky-hooks.js";
+import { MemoryStore } from "./memory-store.js";
+import { type Queued, WaitQueue } from "./queue.js";
+import {
+  type BudgetRequest,
+  type BudgetRule,
+  type CompiledRule,
+  compileRules,
+  defaultBudgets,
+  normaliseBase,
+  type RouteTarget,
+  targetOf,
+  type WindowSpec,
+} from "./rules.js";
+import type { BudgetStore, Decision } from "./store.js";
+
+/** Options of {@link createRateBudget}. */
+export interface RateBudgetOptions {
+  /** The main API's origin (and path prefix, if any). Requests elsewhere pass straight through. */
+  baseUrl: string | URL;
+  /**
+   * The budgets, replacing the defaults (see `defaultBudgets()`: 60 per minute for every `/v1/`
+   * request, 10 per minute for `POST /v1/links`).
+   */
+  budgets?: readonly BudgetRule[];
+  /** Where the budgets live. Default: a new `MemoryStore` (this process only). */
+  store?: BudgetStore;
+  /**
+   * Whose budget: the service limits per API key, so processes sharing a key share a `keyId`. Pass
+   * a hash of the key, never the key itself (it ends up in store keys). Default `"default"`.
+   */
+  keyId?: string;
+  /** Requests allowed to wait at once; one more is refused with `BUDGET_QUEUE_FULL`. Default 1000. */
+  maxQueue?: number;
+  /** Default burst size for budgets that set none (see `BudgetRule.burst`). Default: the limit. */
+  burst?: number;
+  /**
+   * Added to every window, in ms. The client admits at send time, the server counts at arrival;
+   * when latency varies, two requests sent a full window apart can arrive closer together. Default 200.
+   */
+  safetyMarginMs?: number;
+  /**
+   * What the ky hooks and `fetch` wrapper do when the server still answers 429: `"throw"` hands the
+   * 429 to the caller (ky throws its `HTTPError`, the caller's retry policy decides), `"retry"` waits
+   * for the pause and the budget and sends the request again, up to `maxThrottleRetries` times (a
+   * 429 means the request was not processed, so even a POST is safe to resend). Default `"throw"`.
+   */
+  onThrottled?: "retry" | "throw";
+  /** Resends after a 429 in `"retry"` mode. Default 3. */
+  maxThrottleRetries?: number;
+  /** The pause after a 429 that carries neither `Retry-After` nor `retry_info`. Default 1000 ms. */
+  fallbackPauseMs?: number;
+  /** The time source; tests pass a manual clock. Default: `performance.now()` and `setTimeout`. */
+  clock?: Clock;
+}
+
+/** Per-request options of {@link RateBudget.acquire}. */
+export interface AcquireOptions {
+  /** Stops waiting: the promise rejects with an `AbortError` (`mayHaveReachedServer: false`). */
+  signal?: AbortSignal | null;
+  /** Higher is admitted first; equal priorities in arrival order. Default 0. */
+  priority?: number;
+  /** Give up (`BUDGET_DEADLINE`) unless admitted by this time (epoch ms or a `Date`). */
+  deadline?: number | Date;
+  /** Give up (`BUDGET_DEADLINE`) unless admitted within this many ms. */
+  maxWaitMs?: number;
+}
+
+/** Payloads of the events a budget emits. */
+export interface RateBudgetEvents {
+  /** A request could not go at once and waits. `waitMs` is a lower bound; `budgets` names what is full. */
+  waiting: (event: {
+    method: string;
+    path: string;
+    budgets: string[];
+    paused: boolean;
+    waitMs: number;
+    queued: number;
+  }) => void;
+  /** The budget paused: a 429 was learned (`"response"`), `pauseFor` was called, or another process paused the shared store (`"store"`). */
+  throttled: (event: { pauseMs: number; source: "response" | "pauseFor" | "store"; status?: number }) => void;
+  /** The first admission after a pause. */
+  resumed: (event: { pausedMs: number }) => void;
+  /** The store failed; the affected requests reject with the error (a fail-closed store) or went ahead (fail-open). */
+  storeError: (event: { error: unknown }) => void;
+}
+
+interface Waiter extends Queued {
+  readonly windows: readonly WindowSpec[];
+  readonly label: RequestLabel;
+  readonly target: RouteTarget;
+  /** On the clock's scale; `Infinity` without a deadline. */
+  readonly deadlineAt: number;
+  announced: boolean;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  cleanup?: () => void;
+}
+
+type Blocked = Set<string> | "all";
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown } | null)?.then === "function";
+
+/**
+ * A client-side rate budget for one API key: `acquire` resolves when every budget that applies to a
+ * request has room, taking from all of them at once. A 429 learned from the server pauses the whole
+ * key. Waiting requests queue by priority, each with its own signal and deadline. Timers run only
+ * while something waits; an idle budget holds no timer.
+ */
+export class RateBudget extends EventEmitter<RateBudgetEvents> {
+  readonly #base: string;
+  readonly #rules: CompiledRule[];
+  readonly #store: BudgetStore;
+  readonly #synchronous: boolean;
+  readonly #key: string;
+  readonly #maxQueue: number;
+  readonly #clock: Clock;
+  /** See {@link RateBudgetOptions.onThrottled}. */
+  readonly onThrottled: "retry" | "throw";
+  /** See {@link RateBudgetOptions.maxThrottleRetries}. */
+  readonly maxThrottleRetries: number;
+  readonly #fallbackPauseMs: number;
+  // One array per combination of matching rules, so stores can cache by identity.
+  readonly #windowSets = new Map<number, WindowSpec[]>();
+  readonly #queue = new WaitQueue<Waiter>();
+  #timer: unknown;
+  #dispatching = false;
+  #again = false;
+  #blocked: Blocked = new Set();
+  #pausedAt: number | undefined;
+  #closed = false;
+
+  /** Prefer {@link createRateBudget}. */
+  constructor(options: RateBudgetOptions) {
+    super();
+    this.#base = normaliseBase(options.baseUrl);
+    this.#clock = options.clock ?? systemClock();
+    this.#rules = compileRules(
+      options.budgets ?? defaultBudgets(),
+      options.safetyMarginMs ?? 200,
+      options.burst,
+    );
+    if (this.#rules.length > 30) throw new RangeError("at most 30 budgets");
+    this.#store = options.store ?? new MemoryStore({ clock: this.#clock });
+    this.#synchronous = this.#store.synchronous === true;
+    this.#key = options.keyId ?? "default";
+    this.#maxQueue = options.maxQueue ?? 1000;
+    this.onThrottled = options.onThrottled ?? "throw";
+    this.maxThrottleRetries = options.maxThrottleRetries ?? 3;
+    this.#fallbackPauseMs = options.fallbackPauseMs ?? 1000;
+    // Bound once, so that `const { acquire, learn } = budget` works for non-ky callers.
+    this.acquire = this.acquire.bind(this);
+    this.learn = this.learn.bind(this);
+  }
+
+  /** Requests waiting now. */
+  get pending(): number {
+    return this.#queue.size;
+  }
+
+  /** The budgets that apply to a request (their names); empty when it passes straight through. */
+  budgetsFor(request: BudgetRequest): string[] {
+    const target = targetOf(request, this.#base);
+    return target ? this.#rules.filter((r) => r.test(target)).map((r) => r.name) : [];
+  }
+
+  #windowsFor(target: RouteTarget): WindowSpec[] {
+    let mask = 0;
+    for (let i = 0; i < this.#rules.length; i++) if (this.#rules[i]!.test(target)) mask |= 1 << i;
+    let windows = this.#windowSets.get(mask);
+    if (windows === undefined) {
+      windows = this.#rules.filter((_, i) => mask & (1 << i)).flatMap((r) => r.windows);
+      this.#windowSets.set(mask, windows);
+    }
+    return windows;
+  }
+
+  /**
+   * Resolves when every budget that applies to `request` has room, and takes from all of them at
+   * once; a request no budget applies to resolves at once. Rejects with an `AbortError` when the
+   * signal fires, `BUDGET_DEADLINE` when the deadline passes or provably would, `BUDGET_QUEUE_FULL`
+   * when `maxQueue` requests wait already, and with the store's error when a fail-closed store fails.
+   */
+  acquire(request: BudgetRequest, options: AcquireOptions = {}): Promise<void> {
+    const target = targetOf(request, this.#base);
+    if (target === undefined) return Promise.resolve();
+    const windows = this.#windowsFor(target);
+    if (windows.length === 0) return Promise.resolve();
+    const label = (): RequestLabel => ({ method: target.method, url: String(request.url) });
+    if (this.#closed) return Promise.reject(closedError(label()));
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(abortedError(signal.reason, label()));
+    let deadlineAt = Number.POSITIVE_INFINITY;
+    if (options.deadline !== undefined || options.maxWaitMs !== undefined) {
+      const now = this.#clock.now();
+      if (options.deadline !== undefined) deadlineAt = now + (Number(options.deadline) - Date.now());
+      if (options.maxWaitMs !== undefined) deadlineAt = Math.min(deadlineAt, now + options.maxWaitMs);
+      if (deadlineAt < now) return Promise.reject(deadlineError(label(), []));
+    }
+
+    let first: Decision | undefined;
+    if (this.#queue.size === 0 && !this.#dispatching && this.#synchronous) {
+      // The hot path: nobody waits and the store answers synchronously, so no promise is chained.
+      try {
+        first = this.#store.take(this.#key, windows) as Decision;
+      } catch (error) {
+        this.emit("storeError", { error });
+        return Promise.reject(error);
+      }
+      if (first.ok) {
+        this.#admitted();
+        return Promise.resolve();
+      }
+    }
+
+    if (this.#queue.size >= this.#maxQueue) {
+      return Promise.reject(
+        queueFullError(this.#maxQueue, label(), first && !first.ok ? first.waitMs : undefined),
+      );
+    }
+    const now = this.#clock.now();
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        priority: options.priority ?? 0,
+        settled: false,
+        windows,
+        label: label(),
+        target,
+        deadlineAt,
+        announced: false,
+        resolve,
+        reject,
+      };
+      if (signal) {
+        const onAbort = (): void => this.#fail(waiter, abortedError(signal.reason, waiter.label));
+        signal.addEventListener("abort", onAbort, { once: true });
+        waiter.cleanup = () => signal.removeEventListener("abort", onAbort);
+      }
+      this.#queue.push(waiter);
+      if (first !== undefined && !first.ok) {
+        // Refused on the hot path: the decision says what is full and until when.
+        this.#refused(waiter, first, now);
+        if (!waiter.settled) {
+          this.#blocked = first.paused ? "all" : new Set(first.full);
+          this.#schedule(first.waitMs, now);
+        }
+      } else if (this.#isBlocked(waiter) && (this.#timer !== undefined || this.#dispatching)) {
+        // Something ahead of it waits for one of its windows: queue behind without asking the store.
+        this.#announce(waiter, this.#blocked === "all", 0);
+      } else {
+        this.#kick();
+      }
+    });
+  }
+
+  /**
+   * Pauses the whole key (every budget) for `ms`, as a 429 demands; a longer pause in force stays.
+   * The pause is taken as given, never clamped. With a shared store every process sharing the key pauses.
+   */
+  pauseFor(ms: number, source: "response" | "pauseFor" = "pauseFor", status?: number): void {
+    if (!(ms >= 0) || !Number.isFinite(ms))
+      throw new RangeError(`pause must be a finite number of ms >= 0, got ${ms}`);
+    this.#markPaused();
+    this.emit("throttled", { pauseMs: ms, source, ...(status === undefined ? {} : { status }) });
+    this.#blocked = "all";
+    try {
+      const done = this.#store.pause(this.#key, ms);
+      if (isThenable(done)) {
+        // Re-run the queue once the store knows, so the pause is seen by the next decision.
+        done.then(
+          () => this.#kick(),
+          (error: unknown) => this.emit("storeError", { error }),
+        );
+        return;
+      }
+    } catch (error) {
+      this.emit("storeError", { error });
+    }
+    this.#kick();
+  }
+
+  /**
+   * Learns from a response: a 429 for a request under a budget pauses the key for the server's
+   * `Retry-After` or `retry_info`, whichever is larger (else `fallbackPauseMs`). Reads a clone of the
+   * body, leaving `response` readable. Returns the pause in ms, or `undefined` for anything else.
+   */
+  async learn(response: Response, request?: BudgetRequest): Promise<number | undefined> {
+    return this.learnFrom(response.bodyUsed ? response : response.clone(), request);
+  }
+
+  /** {@link learn} on a response whose body may be consumed (ky hands its hooks a clone already). */
+  async learnFrom(response: Response, request?: BudgetRequest): Promise<number | undefined> {
+    if (response.status !== 429) return undefined;
+    if (request !== undefined && this.budgetsFor(request).length === 0) return undefined;
+    const error = await errorFromResponse(response);
+    const pauseMs = error.retryAfterMs ?? this.#fallbackPauseMs;
+    this.pauseFor(pauseMs, "response", 429);
+    return pauseMs;
+  }
+
+  /**
+   * A ky hook set (`beforeRequest`: wait for the budget; `afterResponse`: learn from 429) to merge
+   * into ky's `hooks` option. See `kyHooks` for the details.
+   */
+  kyHooks(): BudgetKyHooks {
+    return kyHooks(this);
+  }
+
+  /**
+   * Rejects every waiting request with `BUDGET_CLOSED` and stops the timer; later `acquire` calls
+   * reject too. Requests no budget applies to still pass.
+   */
+  close(): void {
+    this.#closed = true;
+    this.#clearTimer();
+    for (const waiter of this.#queue.drain()) {
+      waiter.cleanup?.();
+      waiter.reject(closedError(waiter.label));
+    }
+  }
+
+  #isBlocked(waiter: Waiter): boolean {
+    const blocked = this.#blocked;
+    if (blocked === "all") return true;
+    if (blocked.size === 0) return false;
+    for (const w of waiter.windows) if (blocked.has(w.id)) return true;
+    return false;
+  }
+
+  #markPaused(): void {
+    this.#pausedAt ??= this.#clock.now();
+  }
+
+  #admitted(): void {
+    if (this.#pausedAt !== undefined) {
+      const pausedMs = this.#clock.now() - this.#pausedAt;
+      this.#pausedAt = undefined;
+      this.emit("resumed", { pausedMs });
+    }
+  }
+
+  #announce(waiter: Waiter, paused: boolean, waitMs: number, budgets: string[] = []): void {
+    if (waiter.announced) return;
+    waiter.announced = true;
+    this.emit("waiting", {
+      method: waiter.target.method,
+      path: waiter.target.path,
+      budgets,
+      paused,
+      waitMs,
+      queued: this.#queue.size,
+    });
+  }
+
+  /** Handles a refusal for `waiter`: announce it, and fail it now if its deadline cannot be met. */
+  #refused(waiter: Waiter, decision: Decision & { ok: false }, now: number): void {
+    if (decision.paused && this.#pausedAt === undefined) {
+      // Another process sharing the store learned a 429.
+      this.#markPaused();
+      this.emit("throttled", { pauseMs: decision.waitMs, source: "store" });
+    }
+    const budgets = [
+      ...new Set(decision.full.map((id) => waiter.windows.find((w) => w.id === id)?.rule ?? id)),
+    ];
+    if (now + decision.waitMs > waiter.deadlineAt) {
+      // The wait is a lower bound, so this deadline is certain to pass: fail fast.
+      this.#fail(waiter, deadlineError(waiter.label, budgets, decision.waitMs));
+      return;
+    }
+    this.#announce(waiter, decision.paused, decision.waitMs, budgets);
+  }
+
+  #fail(waiter: Waiter, error: unknown): void {
+    if (!this.#queue.settle(waiter)) return;
+    waiter.cleanup?.();
+    waiter.reject(error);
+    if (this.#queue.size === 0) this.#idle();
+  }
+
+  #idle(): void {
+    this.#clearTimer();
+    this.#blocked = new Set();
+  }
+
+  #kick(): void {
+    if (this.#queue.size === 0) return;
+    void this.#dispatch();
+  }
+
+  /**
+   * Admits waiters in order. A waiter whose windows are free goes even when one ahead of it waits
+   * for another window (a link capture waiting for its 10/min must not hold up a GET), but nobody
+   * takes from a window that someone ahead waits for, so priorities and arrival order hold.
+   */
+  async #dispatch(): Promise<void> {
+    if (this.#dispatching) {
+      this.#again = true;
+      return;
+    }
+    this.#dispatching = true;
+    try {
+      do {
+        this.#again = false;
+        this.#clearTimer();
+        let blocked: Blocked = new Set<string>();
+        let soonest = Number.POSITIVE_INFINITY;
+        let now = this.#clock.now();
+        for (const waiter of this.#queue) {
+          if (waiter.deadlineAt < now) {
+            this.#fail(waiter, deadlineError(waiter.label, []));
+            continue;
+          }
+          if (blocked === "all") break;
+          if (waiter.windows.some((w) => (blocked as Set<string>).has(w.id))) continue;
+          let decision: Decision;
+          try {
+            const answer = this.#store.take(this.#key, waiter.windows);
+            decision = isThenable(answer) ? await answer : answer;
+          } catch (error) {
+            this.emit("storeError", { error });
+            this.#fail(waiter, error);
+            continue;
+          }
+          now = this.#clock.now();
+          if (decision.ok) {
+            // An abort that landed while the store answered still spent the admission: nothing to undo.
+            if (this.#queue.settle(waiter)) {
+              waiter.cleanup?.();
+              waiter.resolve();
+            }
+            this.#admitted();
+            continue;
+          }
+          if (!waiter.settled) this.#refused(waiter, decision, now);
+          soonest = Math.min(soonest, decision.waitMs);
+          if (decision.paused) blocked = "all";
+          else for (const id of decision.full) blocked.add(id);
+        }
+        this.#blocked = blocked;
+        if (this.#queue.size === 0) this.#idle();
+        else if (!this.#again) this.#schedule(soonest, now);
+      } while (this.#again && this.#queue.size > 0);
+    } finally {
+      this.#dispatching = false;
+    }
+  }
+
+  /** Sets the one timer: at the earliest moment a window frees up or a deadline passes. */
+  #schedule(waitMs: number, now: number): void {
+    let delay = waitMs;
+    for (const waiter of this.#queue) delay = Math.min(delay, waiter.deadlineAt - now);
+    if (!Number.isFinite(delay)) return;
+    this.#clearTimer();
+    // Whole ms, rounded up: a timer that fires a fraction early would only find the window still full.
+    this.#timer = this.#clock.setTimer(
+      () => {
+        this.#timer = undefined;
+        this.#kick();
+      },
+      Math.max(0, Math.ceil(delay)),
+    );
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) {
+      this.#clock.clearTimer(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+}
+
+/**
+ * Creates a rate budget for one API key. See {@link RateBudgetOptions} for the defaults (the
+ * service's published limits, an in-memory store, a 200 ms safety margin).
+ */
+export function createRateBudget(options: RateBudgetOptions): RateBudget {
+  return new RateBudget(options);
+}

@@ -1,0 +1,36 @@
+/**
+ * Client-side rate budgets for the Promotion Compliance Review service: exact sliding windows,
+ * pause on 429, a priority queue with signals and deadlines, ky hooks, and an in-memory store. The
+ * Redis store is on the `@promo-review/rate-budget/redis` sub-path, so this entry imports no Node
+ * built-in and no Redis client.
+ * @packageDocumentation
+ */
+export {
+  type AcquireOptions,
+  createRateBudget,
+  RateBudget,
+  type RateBudgetEvents,
+  type RateBudgetOptions,
+} from "./budget.js";
+export { type Clock, systemClock } from "./clock.js";
+export { BUDGET_CODES } from "./errors.js";
+export { budgetedFetch, type FetchLike, resendWhileThrottled } from "./fetch.js";
+export {
+  type BudgetAfterResponseHook,
+  type BudgetBeforeRequestHook,
+  type BudgetKyHooks,
+  type KyBudgetContext,
+  type KyHookOptions,
+  kyHooks,
+} from "./ky-hooks.js";
+export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
+export {
+  type BudgetRequest,
+  type BudgetRule,
+  defaultBudgets,
+  type RouteMatch,
+  type RouteTarget,
+  type WindowSpec,
+} from "./rules.js";
+export { SlidingWindowLog } from "./sliding-window.js";
+export type { BudgetStore, Decision } from "./store.js";
