@@ -1,0 +1,227 @@
+/**
+ * Runs a bundled scenario in a real runtime and returns its outcome. Every process started here is a
+ * child of the test, killed by its pid when it overruns; every server listens on 127.0.0.1 and is
+ * closed by whoever opened it.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { Miniflare } from "miniflare";
+import { type BrowserContext, chromium } from "playwright-core";
+import type { ScenarioInput } from "../../scenarios/types.ts";
+import { bundleScenario, PACKAGE_DIR, RESULT_MARKER, type Runtime } from "./bundle.ts";
+
+/** What a scenario produced in a runtime: its JSON output, or a description of what it threw. */
+export type Outcome =
+  | { ok: true; output: Record<string, unknown> }
+  | { ok: false; error: { name: string; message: string; [key: string]: unknown } };
+
+const BIN = join(PACKAGE_DIR, "node_modules", ".bin");
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+
+/** Spawns `command`, waits for the result line, kills the process (by pid) after `timeoutMs`. */
+export function runProcess(command: string, args: string[], timeoutMs: number): Promise<Outcome> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(command, args, { cwd: PACKAGE_DIR, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) process.kill(child.pid, "SIGKILL");
+    }, timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolvePromise({ ok: false, error: { name: "SpawnError", message: `${command}: ${error.message}` } });
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      const line = stdout.split("\n").find((l) => l.startsWith(RESULT_MARKER));
+      if (line && !timedOut) {
+        resolvePromise(JSON.parse(line.slice(RESULT_MARKER.length)) as Outcome);
+        return;
+      }
+      const why = timedOut ? `timed out after ${timeoutMs} ms` : `exited with ${code ?? signal}`;
+      resolvePromise({
+        ok: false,
+        error: {
+          name: "ProcessFailed",
+          message: `${basename(command)} ${why} without a result\nstdout: ${stdout.slice(-2000)}\nstderr: ${stderr.slice(-4000)}`,
+        },
+      });
+    });
+  });
+}
+
+/** A browser and a page server kept for one test file (starting Chromium per scenario is slow). */
+export interface ChromiumSession {
+  context: BrowserContext;
+  server: Server;
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Serves `.proof/` files and a blank page from 127.0.0.1, and starts headless Chromium with a fresh profile. */
+export async function startChromium(): Promise<ChromiumSession> {
+  const server = createServer((req, res) => {
+    const name = basename(new URL(req.url ?? "/", "http://x").pathname);
+    if (name === "" || name === "index.html") {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<!doctype html><title>runtime proof</title>");
+      return;
+    }
+    const file = join(PACKAGE_DIR, ".proof", name);
+    if (!name.endsWith(".chromium.mjs") || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/javascript" });
+    res.end(readFileSync(file));
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const profile = mkdtempSync(join(tmpdir(), "proof-chromium-"));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    });
+  } catch (error) {
+    server.close();
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    context,
+    server,
+    origin,
+    async close() {
+      await context.close();
+      await new Promise<void>((ok) => server.close(() => ok()));
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+async function runInChromium(
+  session: ChromiumSession,
+  file: string,
+  input: ScenarioInput,
+  timeoutMs: number,
+): Promise<Outcome> {
+  const page = await session.context.newPage();
+  const consoleLines: string[] = [];
+  page.on("console", (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
+  page.on("pageerror", (error) => consoleLines.push(`pageerror: ${error.message}`));
+  try {
+    await page.goto(`${session.origin}/index.html`);
+    await page.addScriptTag({ url: `${session.origin}/${basename(file)}`, type: "module" });
+    await page.waitForFunction(
+      () => typeof (globalThis as { runScenario?: unknown }).runScenario === "function",
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<Outcome>((ok) => {
+      timer = setTimeout(
+        () =>
+          ok({
+            ok: false,
+            error: { name: "Timeout", message: `page timed out; console: ${consoleLines.join("\n")}` },
+          }),
+        timeoutMs,
+      );
+    });
+    const run = page.evaluate(
+      (arg) => (globalThis as unknown as { runScenario(i: unknown): Promise<Outcome> }).runScenario(arg),
+      input,
+    );
+    const outcome = await Promise.race([run, timeout]);
+    clearTimeout(timer);
+    if (!outcome.ok) outcome.error["console"] = consoleLines.join("\n");
+    return outcome;
+  } finally {
+    await page.close();
+  }
+}
+
+async function runInWorkerd(file: string, input: ScenarioInput): Promise<Outcome> {
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: file,
+    compatibilityDate: "2025-09-01",
+  });
+  try {
+    const response = await mf.dispatchFetch("http://proof.invalid/", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(input),
+    });
+    const text = await response.text();
+    try {
+      return JSON.parse(text) as Outcome;
+    } catch {
+      return {
+        ok: false,
+        error: { name: "WorkerFailed", message: `HTTP ${response.status}: ${text.slice(0, 4000)}` },
+      };
+    }
+  } finally {
+    await mf.dispose();
+  }
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Needed for `chromium`. */
+  chromium?: ChromiumSession;
+  timeoutMs?: number;
+}
+
+/** Bundles `scenario` for `runtime` and runs it there with `input`. */
+export async function runScenario(
+  runtime: Runtime,
+  scenario: string,
+  input: ScenarioInput,
+  options: RunOptions = {},
+): Promise<Outcome> {
+  const timeoutMs = options.timeoutMs ?? 90_000;
+  const file = await bundleScenario(scenario, runtime);
+  const arg = JSON.stringify(input);
+  switch (runtime) {
+    case "node-esm":
+    case "node-cjs":
+      return runProcess(process.execPath, [file, arg], timeoutMs);
+    case "deno":
+      // Network to the loopback host only; no file, env or other permission, and never a prompt.
+      return runProcess(
+        join(BIN, "deno"),
+        ["run", "--no-prompt", "--no-lock", "--allow-net=127.0.0.1", file, arg],
+        timeoutMs,
+      );
+    case "bun":
+      return runProcess(join(BIN, "bun"), [file, arg], timeoutMs);
+    case "workerd":
+      return runInWorkerd(file, input);
+    case "chromium": {
+      if (!options.chromium) throw new Error("runScenario(chromium) needs a ChromiumSession");
+      return runInChromium(options.chromium, file, input, timeoutMs);
+    }
+  }
+}
