@@ -77,7 +77,11 @@ export async function initiate(
 export function putChunk(sim: Simulator, uploadId: string, range: string | undefined, bytes: Uint8Array) {
   const headers: Record<string, string> = { ...mainHeaders(sim), "Content-Type": "application/octet-stream" };
   if (range !== undefined) headers["Content-Range"] = range;
-  return call(`${sim.filesUrl}/v1/uploads/${uploadId}`, { method: "PUT", headers, body: bytes });
+  return call(`${sim.filesUrl}/v1/uploads/${uploadId}`, {
+    method: "PUT",
+    headers,
+    body: bytes as Uint8Array<ArrayBuffer>,
+  });
 }
 
 /** Uploads `bytes` in one chunk and waits until the upload is completed; returns its id. */
