@@ -1,0 +1,54 @@
+import type { CryptoBackend } from "./crypto-backend.js";
+import type { WebhookHeaders } from "./headers.js";
+import type { WebhookEvent } from "./payload.js";
+import { type SignOptions, signWith } from "./sign.js";
+import { createVerifierWith, type WebhookVerifier } from "./verifier.js";
+import type { WebhookInput, WebhookVerifierOptions } from "./verify.js";
+
+/** Options of the one-shot {@link WebhookApi.verifyWebhook}: no replay store (make a verifier for that). */
+export type VerifyWebhookOptions = Omit<WebhookVerifierOptions, "replayStore" | "replayWindowSeconds">;
+
+/** The functions each package entry exports, bound to that entry's crypto. */
+export interface WebhookApi {
+  /**
+   * Makes a verifier for one endpoint: secrets read once (a malformed one throws now), keys imported
+   * once, replay protection on (memory store) unless `replayStore: false`.
+   */
+  createWebhookVerifier(options: WebhookVerifierOptions): WebhookVerifier;
+  /**
+   * Verifies one delivery and returns its typed event, without replay protection. Verifiers are
+   * cached per secret, so calling it per request does not import keys again.
+   */
+  verifyWebhook(input: WebhookInput | Request, options: VerifyWebhookOptions): Promise<WebhookEvent>;
+  /** Signs a body as a Standard Webhooks sender does; returns the three headers to send. */
+  sign(options: SignOptions): Promise<WebhookHeaders>;
+}
+
+// Enough for the secrets of a few endpoints; beyond it the oldest is dropped (a verifier is cheap to rebuild).
+const CACHE_SIZE = 16;
+
+/** Binds the API to a crypto backend. */
+export function bindBackend(backend: CryptoBackend): WebhookApi {
+  const cache = new Map<string, WebhookVerifier>();
+
+  function cachedVerifier(options: VerifyWebhookOptions): WebhookVerifier {
+    const secrets = Array.isArray(options.secrets) ? options.secrets : [options.secrets];
+    const cacheable = !options.schemes && !options.now && secrets.every((s) => typeof s === "string");
+    const options_ = { ...options, replayStore: false as const };
+    if (!cacheable) return createVerifierWith(backend, options_);
+    const key = JSON.stringify([secrets, options.toleranceSeconds ?? null]);
+    let verifier = cache.get(key);
+    if (!verifier) {
+      verifier = createVerifierWith(backend, options_);
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(key, verifier);
+    }
+    return verifier;
+  }
+
+  return {
+    createWebhookVerifier: (options) => createVerifierWith(backend, options),
+    verifyWebhook: async (input, options) => cachedVerifier(options).verify(input),
+    sign: (options) => signWith(backend, options),
+  };
+}

@@ -1,0 +1,51 @@
+import { concatBytes, timingSafeEqualStrings, toBase64, utf8 } from "./bytes.js";
+import { type CryptoBackend, ed25519Pkcs8, ed25519Spki, type SignedContent } from "./crypto-backend.js";
+
+function signedBytes(content: SignedContent): Uint8Array<ArrayBuffer> {
+  const body = typeof content.body === "string" ? utf8(content.body) : content.body;
+  return concatBytes([utf8(`${content.id}.${content.timestamp}.`), body]) as Uint8Array<ArrayBuffer>;
+}
+
+function subtle(): SubtleCrypto {
+  // Read at call time, not import time: nothing global is touched until a key is needed.
+  return globalThis.crypto.subtle;
+}
+
+/** Runs `make` once, on first use, and keeps its promise (a key import is the costly part). */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= make();
+    return value;
+  };
+}
+
+/**
+ * Web Crypto (`crypto.subtle`): each key imported once, on first use, and cached; HMAC and Ed25519
+ * computed natively. Signatures are compared as strings in constant time.
+ */
+export const webCrypto: CryptoBackend = {
+  name: "web",
+  hmacSigner(key) {
+    const imported = once(() =>
+      subtle().importKey("raw", Uint8Array.from(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]),
+    );
+    return async (content) =>
+      toBase64(new Uint8Array(await subtle().sign("HMAC", await imported(), signedBytes(content))));
+  },
+  ed25519Verifier(publicKey) {
+    const imported = once(() =>
+      subtle().importKey("spki", ed25519Spki(publicKey), { name: "Ed25519" }, false, ["verify"]),
+    );
+    return async (content, signature) =>
+      subtle().verify("Ed25519", await imported(), Uint8Array.from(signature), signedBytes(content));
+  },
+  ed25519Signer(seed) {
+    const imported = once(() =>
+      subtle().importKey("pkcs8", ed25519Pkcs8(seed), { name: "Ed25519" }, false, ["sign"]),
+    );
+    return async (content) =>
+      toBase64(new Uint8Array(await subtle().sign("Ed25519", await imported(), signedBytes(content))));
+  },
+  equalSignatures: timingSafeEqualStrings,
+};

@@ -1,0 +1,51 @@
+import { ChunkCollector, DEFAULT_MAX_BODY_BYTES, declaredTooLarge } from "./chunks.js";
+import {
+  ANSWERS,
+  type Answer,
+  type HandlerOptions,
+  type Receiver,
+  receive,
+  type WebhookHandlerFn,
+} from "./receive.js";
+
+function respond(answer: Answer): Response {
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+/** Reads a request's body once, up to `maxBytes`; `undefined` when it is larger. */
+async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  const collector = new ChunkCollector(maxBytes);
+  if (!request.body) return collector.bytes();
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return collector.bytes();
+    if (!collector.add(value)) {
+      await reader.cancel();
+      return undefined;
+    }
+  }
+}
+
+/**
+ * A Fetch handler, `(request) => Promise<Response>`, for Cloudflare Workers, Deno, Bun and web
+ * frameworks (Hono, Next.js route handlers, SvelteKit). Reads the raw body once, verifies it, runs
+ * `fn` and the listeners, and answers 200 only after they succeed (see `receive` for every answer).
+ */
+export function fetchHandler(
+  receiver: Receiver,
+  fn: WebhookHandlerFn | undefined,
+  options: HandlerOptions = {},
+): (request: Request) => Promise<Response> {
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return async (request) => {
+    if (request.method !== "POST") return respond(ANSWERS.methodNotAllowed);
+    if (declaredTooLarge(request.headers.get("content-length"), maxBytes)) return respond(ANSWERS.tooLarge);
+    const body = await readLimited(request, maxBytes);
+    if (!body) return respond(ANSWERS.tooLarge);
+    return respond(await receive(receiver, { headers: request.headers, body }, fn, options));
+  };
+}

@@ -1,0 +1,163 @@
+import { refuse } from "./refuse.js";
+
+/** Headers as any runtime or framework hands them over: a Fetch `Headers`, or a plain record (Node's `IncomingHttpHeaders`). */
+export type HeadersInput =
+  | Headers
+  | { get(name: string): string | null }
+  | Record<string, string | readonly string[] | undefined>;
+
+/** The three Standard Webhooks headers of a delivery. */
+export interface WebhookHeaders {
+  "webhook-id": string;
+  "webhook-timestamp": string;
+  "webhook-signature": string;
+}
+
+/** The headers a verifier reads, and the `svix-*` names a Svix-sent delivery uses for the same values. */
+const NAMES = {
+  id: ["webhook-id", "svix-id"],
+  timestamp: ["webhook-timestamp", "svix-timestamp"],
+  signature: ["webhook-signature", "svix-signature"],
+} as const;
+
+/** One signature from the header: `v1,<base64>` splits into version `v1` and the value. */
+export interface SignatureEntry {
+  version: string;
+  value: string;
+}
+
+/** The delivery's headers, read and checked for form (not yet for authenticity). */
+export interface DeliveryHeaders {
+  id: string;
+  timestamp: string;
+  /** The timestamp as unix seconds. */
+  seconds: number;
+  signatures: SignatureEntry[];
+}
+
+// A header line may carry many signatures during a rotation; beyond this many, a request is noise.
+const MAX_SIGNATURES = 32;
+
+type Lookup = (name: string) => unknown;
+
+function lookupOf(headers: unknown): Lookup | undefined {
+  if (typeof headers !== "object" || headers === null) return undefined;
+  const get = (headers as { get?: unknown }).get;
+  if (typeof get === "function") return (name) => get.call(headers, name);
+  const record = headers as Record<string, unknown>;
+  return (name) => {
+    // Node hands headers over in lower case already: the direct read is the common, fast case.
+    const direct = record[name];
+    if (direct !== undefined) return direct;
+    for (const key of Object.keys(record)) {
+      if (key.toLowerCase() === name) return record[key];
+    }
+    return undefined;
+  };
+}
+
+/** One header's value, or `undefined`; repeated lines are joined (signatures) or must agree (id, timestamp). */
+function read(lookup: Lookup, names: readonly string[], joinWith?: string): string | undefined {
+  for (const name of names) {
+    let value: unknown;
+    try {
+      value = lookup(name);
+    } catch {
+      value = undefined;
+    }
+    if (value === undefined || value === null) continue;
+    if (typeof value === "string") return value;
+    if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
+      if (value.length === 0) continue;
+      if (joinWith !== undefined) return value.join(joinWith);
+      if (value.every((item) => item === value[0])) return value[0] as string;
+      throw refuse("malformed_headers", `The ${name} header was sent more than once with different values`);
+    }
+    throw refuse("malformed_headers", `The ${name} header is a ${typeof value}, not a string`);
+  }
+  return undefined;
+}
+
+function missingHint(headers: unknown): string {
+  if (
+    typeof headers === "object" &&
+    headers !== null &&
+    typeof (headers as { get?: unknown }).get !== "function"
+  ) {
+    if (Object.keys(headers).length === 0) {
+      return " The headers object is empty: a Fetch Headers copied with { ...headers } loses every entry; pass the Headers itself.";
+    }
+  }
+  return " Pass the request's headers as received (a Headers object or Node's req.headers).";
+}
+
+/**
+ * Reads `webhook-id`, `webhook-timestamp` and `webhook-signature` (or their `svix-*` equivalents)
+ * from headers of any shape, case-insensitively. Throws a `WebhookVerificationError` (never anything
+ * else) when one is absent or not in the Standard Webhooks form.
+ */
+export function readDeliveryHeaders(headers: unknown): DeliveryHeaders {
+  const lookup = lookupOf(headers);
+  if (!lookup) {
+    throw refuse("missing_headers", "No headers were given: pass the request's headers as received");
+  }
+  const id = read(lookup, NAMES.id);
+  const timestamp = read(lookup, NAMES.timestamp);
+  const signature = read(lookup, NAMES.signature, " ");
+  const missing = [
+    id ? undefined : "webhook-id",
+    timestamp ? undefined : "webhook-timestamp",
+    signature ? undefined : "webhook-signature",
+  ].filter((name) => name !== undefined);
+  if (missing.length > 0 || !id || !timestamp || !signature) {
+    throw refuse(
+      "missing_headers",
+      `The delivery has no ${missing.join(", ")} header${missing.length > 1 ? "s" : ""}.${missingHint(headers)}`,
+      id ? { webhookId: id } : {},
+    );
+  }
+  return {
+    id,
+    timestamp,
+    seconds: parseTimestamp(timestamp, id),
+    signatures: parseSignatures(signature, id),
+  };
+}
+
+function parseTimestamp(timestamp: string, id: string): number {
+  if (/^\d{13}$/.test(timestamp)) {
+    throw refuse(
+      "malformed_headers",
+      "The webhook-timestamp header looks like milliseconds; Standard Webhooks sends unix seconds",
+      { webhookId: id },
+    );
+  }
+  if (!/^\d{1,12}$/.test(timestamp)) {
+    throw refuse(
+      "malformed_headers",
+      "The webhook-timestamp header is not an integer number of unix seconds",
+      {
+        webhookId: id,
+      },
+    );
+  }
+  return Number(timestamp);
+}
+
+function parseSignatures(header: string, id: string): SignatureEntry[] {
+  const entries: SignatureEntry[] = [];
+  for (const part of header.split(" ")) {
+    const comma = part.indexOf(",");
+    if (comma <= 0 || comma === part.length - 1) continue;
+    entries.push({ version: part.slice(0, comma), value: part.slice(comma + 1) });
+    if (entries.length === MAX_SIGNATURES) break;
+  }
+  if (entries.length === 0) {
+    throw refuse(
+      "malformed_headers",
+      "The webhook-signature header holds no `<version>,<base64>` entry (expected for example `v1,K5oZ…=`)",
+      { webhookId: id },
+    );
+  }
+  return entries;
+}

@@ -1,0 +1,76 @@
+import { ChunkCollector, DEFAULT_MAX_BODY_BYTES, declaredTooLarge } from "./chunks.js";
+import {
+  ANSWERS,
+  type Answer,
+  type HandlerOptions,
+  type Receiver,
+  receive,
+  type WebhookHandlerFn,
+} from "./receive.js";
+
+// Node's (req, res) described by shape only: this file imports nothing from Node, so the main entry
+// stays loadable on every runtime; it works with node:http, Express, Connect, Fastify's raw req/res.
+
+/** The part of a Node `IncomingMessage` the adapter uses. */
+export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
+  headers: Record<string, string | string[] | undefined>;
+  method?: string | undefined;
+  /** Set by a body parser that ran first: raw bytes or text are used; a parsed object is refused. */
+  body?: unknown;
+  /** Set by frameworks that keep the raw body beside a parsed one. */
+  rawBody?: unknown;
+  /** True once the stream was read to its end (by a body parser, when this adapter did not read it). */
+  readableEnded?: boolean;
+}
+
+/** The part of a Node `ServerResponse` the adapter uses. */
+export interface NodeResponseLike {
+  statusCode: number;
+  setHeader(name: string, value: string): unknown;
+  end(body?: string): unknown;
+}
+
+function isRaw(value: unknown): value is Uint8Array | string {
+  return typeof value === "string" || value instanceof Uint8Array;
+}
+
+async function readLimited(req: NodeRequestLike, maxBytes: number): Promise<Uint8Array | undefined> {
+  const collector = new ChunkCollector(maxBytes);
+  // Leaving the loop early destroys the stream, so an oversized body is not read to its end.
+  for await (const chunk of req) if (!collector.add(chunk)) return undefined;
+  return collector.bytes();
+}
+
+function send(res: NodeResponseLike, answer: Answer): void {
+  res.statusCode = answer.status;
+  res.setHeader("content-type", "application/json");
+  res.end(answer.body);
+}
+
+/**
+ * A Node `(req, res)` handler. Uses `req.rawBody`, or `req.body` when a raw/text parser produced bytes
+ * or text, or else reads the stream; when a parser consumed the stream and left an object (express.json
+ * ran first), that is reported through `onError` as `parsed_body` and answered 500, because only this server
+ * can fix it.
+ */
+export function nodeHandler(
+  receiver: Receiver,
+  fn: WebhookHandlerFn | undefined,
+  options: HandlerOptions = {},
+): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return async (req, res) => {
+    if (req.method !== undefined && req.method !== "POST") return send(res, ANSWERS.methodNotAllowed);
+    if (declaredTooLarge(req.headers["content-length"] as string | undefined, maxBytes)) {
+      return send(res, ANSWERS.tooLarge);
+    }
+    let body: unknown;
+    if (isRaw(req.rawBody)) body = req.rawBody;
+    else if (isRaw(req.body)) body = req.body;
+    // A parser that did not match the content type leaves `{}` in req.body and the stream unread.
+    else if (req.readableEnded !== true) body = await readLimited(req, maxBytes);
+    else body = req.body;
+    if (body === undefined) return send(res, ANSWERS.tooLarge);
+    send(res, await receive(receiver, { headers: req.headers, body: body as Uint8Array }, fn, options));
+  };
+}

@@ -1,0 +1,59 @@
+import { type RawBody, rawBody } from "./body.js";
+import { toBase64 } from "./bytes.js";
+import type { CryptoBackend, SignedContent } from "./crypto-backend.js";
+import type { WebhookHeaders } from "./headers.js";
+import { refuse } from "./refuse.js";
+import { parseSecrets, type WebhookSecret } from "./secrets.js";
+
+/** What {@link signWith} signs. */
+export interface SignOptions {
+  /**
+   * One key or several (a rotation sends one signature per key): `whsec_<base64>` signs `v1`
+   * (HMAC-SHA256), `whsk_<base64>` signs `v1a` (Ed25519 private key, 32-byte seed or 64-byte libsodium form).
+   */
+  secrets: WebhookSecret | readonly WebhookSecret[];
+  /** The body exactly as it will be sent. */
+  body: RawBody;
+  /** The `webhook-id` (default: `msg_` and 16 random bytes). */
+  id?: string;
+  /** The `webhook-timestamp`, unix seconds or a `Date` (default: now). */
+  timestamp?: number | Date;
+}
+
+function randomId(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return `msg_${toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+}
+
+function unixSeconds(timestamp: number | Date | undefined): number {
+  if (timestamp === undefined) return Math.floor(Date.now() / 1000);
+  return Math.floor(timestamp instanceof Date ? timestamp.getTime() / 1000 : timestamp);
+}
+
+/**
+ * Signs a body as a Standard Webhooks sender does and returns the three headers to send with it.
+ * For tests of a receiver, and for services that send webhooks themselves.
+ */
+export async function signWith(backend: CryptoBackend, options: SignOptions): Promise<WebhookHeaders> {
+  const content: SignedContent = {
+    id: options.id ?? randomId(),
+    timestamp: String(unixSeconds(options.timestamp)),
+    body: rawBody(options.body),
+  };
+  const signatures: string[] = [];
+  for (const secret of parseSecrets(options.secrets, true)) {
+    if (secret.kind === "ed25519-public") {
+      throw refuse("secret_format", "A whpk_ public key cannot sign: sign with the whsk_ private key");
+    }
+    signatures.push(
+      secret.kind === "hmac"
+        ? `v1,${await backend.hmacSigner(secret.key)(content)}`
+        : `v1a,${await backend.ed25519Signer(secret.seed)(content)}`,
+    );
+  }
+  return {
+    "webhook-id": content.id,
+    "webhook-timestamp": content.timestamp,
+    "webhook-signature": signatures.join(" "),
+  };
+}

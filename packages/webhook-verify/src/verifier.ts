@@ -1,0 +1,91 @@
+import { EventEmitter } from "eventemitter3";
+import type { CryptoBackend } from "./crypto-backend.js";
+import { fetchHandler } from "./handler.js";
+import { type NodeRequestLike, type NodeResponseLike, nodeHandler } from "./node-handler.js";
+import type { EvaluationCompletedEvent, UnknownWebhookEvent, WebhookEvent } from "./payload.js";
+import type { HandlerOptions, Receiver, WebhookHandlerFn } from "./receive.js";
+import {
+  createVerifierCore,
+  type VerifiedDelivery,
+  type VerifiedSignature,
+  type WebhookInput,
+  type WebhookVerifierOptions,
+} from "./verify.js";
+
+/** An event kind: `evaluation-completed`, or one a later service version adds. */
+export type EventKind = "evaluation-completed" | (string & {});
+
+/** The event type a kind's listeners receive. */
+export type EventOf<K extends string> = K extends "evaluation-completed"
+  ? EvaluationCompletedEvent
+  : UnknownWebhookEvent;
+
+/** A listener of one kind; a returned promise is awaited, and a rejection fails the delivery (the sender retries). */
+export type WebhookListener<K extends string> = (event: EventOf<K>) => unknown;
+
+/** Verifies deliveries of one endpoint and dispatches them to listeners. Make one per endpoint and reuse it. */
+export interface WebhookVerifier {
+  /**
+   * Verifies a delivery (signature, timestamp, payload), claims its `webhook-id` against replays, and
+   * returns the typed event. Throws `WebhookVerificationError` whose `reason` names the failed check.
+   * If processing the event then fails, call {@link WebhookVerifier.release} with the id (see
+   * {@link WebhookVerifier.verifyDelivery}) so that the sender's retry is accepted.
+   */
+  verify(input: WebhookInput | Request): Promise<WebhookEvent>;
+  /** As {@link WebhookVerifier.verify}, also returning the `webhook-id` and timestamp. */
+  verifyDelivery(input: WebhookInput | Request): Promise<VerifiedDelivery>;
+  /** Checks the signature and timestamp only: no parsing, no replay claim (for bodies you parse yourself). */
+  verifySignature(input: WebhookInput | Request): Promise<VerifiedSignature>;
+  /** Releases a claimed `webhook-id`, so that a retry of a delivery you failed to process is accepted. */
+  release(id: string): Promise<void>;
+  /** Adds a listener for one kind of event. */
+  on<K extends EventKind>(kind: K, listener: WebhookListener<K>): this;
+  /** Removes a listener (or every listener of the kind). */
+  off<K extends EventKind>(kind: K, listener?: WebhookListener<K>): this;
+  /** Runs the listeners of the event's kind one after another, awaiting each; the first failure rejects. */
+  dispatch(event: WebhookEvent): Promise<void>;
+  /**
+   * A Fetch handler `(request) => Promise<Response>` (Workers, Deno, Bun, web frameworks) that
+   * verifies, runs `fn` and the listeners, and answers: 200 after they succeed; 400 for a refused
+   * delivery, never saying which check failed; 500 when they threw (the id is released, so the retry
+   * is processed); 200 for a replay of a processed id, 409 while it is still running; 405, 413.
+   */
+  handler(fn?: WebhookHandlerFn, options?: HandlerOptions): (request: Request) => Promise<Response>;
+  /** The same for Node's `(req, res)` (node:http, Express, Connect), reading the raw body itself. */
+  nodeHandler(
+    fn?: WebhookHandlerFn,
+    options?: HandlerOptions,
+  ): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void>;
+}
+
+/** Builds a verifier on one crypto backend (the package entries pick `node:crypto` or Web Crypto). */
+export function createVerifierWith(backend: CryptoBackend, options: WebhookVerifierOptions): WebhookVerifier {
+  const core = createVerifierCore(backend, options);
+  const emitter = new EventEmitter();
+
+  async function dispatch(event: WebhookEvent): Promise<void> {
+    for (const listener of emitter.listeners(event.type)) await listener(event);
+  }
+
+  const receiver: Receiver = { core, dispatch, inFlight: new Set() };
+  const verifier: WebhookVerifier = {
+    verify: async (input) => (await core.verifyDelivery(input)).event,
+    verifyDelivery: core.verifyDelivery,
+    verifySignature: core.verifySignature,
+    release: async (id) => {
+      await core.replayStore?.release(id);
+    },
+    on(kind, listener) {
+      emitter.on(kind, listener as (event: WebhookEvent) => unknown);
+      return verifier;
+    },
+    off(kind, listener) {
+      emitter.off(kind, listener as ((event: WebhookEvent) => unknown) | undefined);
+      return verifier;
+    },
+    dispatch,
+    handler: (fn, handlerOptions) => fetchHandler(receiver, fn, handlerOptions),
+    nodeHandler: (fn, handlerOptions) => nodeHandler(receiver, fn, handlerOptions),
+  };
+  return verifier;
+}
