@@ -1,0 +1,186 @@
+import { PromoReviewError } from "@promo-review/errors";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRateBudget } from "./budget.js";
+import { RedisStore } from "./redis.js";
+import type { WindowSpec } from "./rules.js";
+import { redisAvailable, startRedis, type TestRedis } from "./test-redis.js";
+
+const BASE = "http://127.0.0.1:1234";
+const GET = { method: "GET", url: `${BASE}/v1/channels` };
+const SHARED: WindowSpec = { id: "shared", rule: "shared", limit: 3, windowMs: 60_000 };
+const LINKS: WindowSpec = { id: "links", rule: "links", limit: 1, windowMs: 60_000 };
+
+const client = (port: number) => {
+  const c = new Redis({ host: "127.0.0.1", port, maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+  // Connection errors are expected once a test stops the server; the store reports them itself.
+  c.on("error", () => {});
+  return c;
+};
+
+describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real redis-server)", () => {
+  let redis: TestRedis;
+  const clients: Redis[] = [];
+  const connect = () => {
+    const c = client(redis.port);
+    clients.push(c);
+    return c;
+  };
+  let prefixSeq = 0;
+  const prefix = () => `test-${process.pid}-${prefixSeq++}:`;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    for (const c of clients) c.disconnect();
+    await redis?.stop();
+  });
+
+  describe("one atomic script per decision, across every window that applies", () => {
+    it("takes from every window or from none", async () => {
+      const store = new RedisStore({ client: connect(), prefix: prefix() });
+      const both = [SHARED, LINKS];
+      await expect(store.take("k", both)).resolves.toEqual({ ok: true });
+      const refused = await store.take("k", both);
+      expect(refused).toMatchObject({ ok: false, paused: false, full: ["links"] });
+      expect(refused.ok === false && refused.waitMs).toBeGreaterThan(59_000);
+      // The refused request took nothing from the shared window: two more fit, then none.
+      await expect(store.take("k", [SHARED])).resolves.toEqual({ ok: true });
+      await expect(store.take("k", [SHARED])).resolves.toEqual({ ok: true });
+      await expect(store.take("k", [SHARED])).resolves.toMatchObject({ ok: false, full: ["shared"] });
+    });
+
+    it("never admits more than the limit under concurrent decisions from many connections", async () => {
+      const p = prefix();
+      const stores = Array.from({ length: 6 }, () => new RedisStore({ client: connect(), prefix: p }));
+      const window: WindowSpec = { id: "shared", rule: "shared", limit: 60, windowMs: 60_000 };
+      const answers = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => stores[i % stores.length]!.take("k", [window])),
+      );
+      expect(answers.filter((a) => a.ok).length).toBe(60);
+    });
+
+    it("keeps one key's entries apart from another's, and lets idle windows expire", async () => {
+      const c = connect();
+      const p = prefix();
+      const store = new RedisStore({ client: c, prefix: p });
+      const small: WindowSpec = { id: "w", rule: "w", limit: 1, windowMs: 5000 };
+      await store.take("a", [small]);
+      await expect(store.take("b", [small])).resolves.toEqual({ ok: true });
+      const ttl = await c.pttl(`${p}{a}:w:w`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(5001);
+    });
+
+    it("loads the script again after SCRIPT FLUSH (NOSCRIPT falls back to EVAL)", async () => {
+      const c = connect();
+      const store = new RedisStore({ client: c, prefix: prefix() });
+      await store.take("k", [SHARED]);
+      await c.script("FLUSH");
+      await expect(store.take("k", [SHARED])).resolves.toEqual({ ok: true });
+    });
+  });
+
+  describe("pause on 429 is shared by every process using the key", () => {
+    it("a pause learned by one budget holds another budget's requests (throttled, source store)", async () => {
+      const p = prefix();
+      const a = createRateBudget({
+        baseUrl: BASE,
+        keyId: "shared-key",
+        store: new RedisStore({ client: connect(), prefix: p }),
+      });
+      const bStore = new RedisStore({ client: connect(), prefix: p });
+      const b = createRateBudget({ baseUrl: BASE, keyId: "shared-key", store: bStore });
+      const throttled: unknown[] = [];
+      b.on("throttled", (e) => throttled.push(e.source));
+      await a.learn(new Response("", { status: 429, headers: { "Retry-After": "300" } }));
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the pause is written asynchronously
+      const decision = await bStore.take("shared-key", [SHARED]);
+      expect(decision).toMatchObject({ ok: false, paused: true, full: [] });
+      expect(decision.ok === false && decision.waitMs).toBeGreaterThan(290_000);
+      const waiting = b.acquire(GET, { maxWaitMs: 1000 });
+      await expect(waiting).rejects.toMatchObject({ code: "BUDGET_DEADLINE" });
+      expect(throttled).toEqual(["store"]);
+      // A shorter pause does not cut the longer one.
+      await bStore.pause("shared-key", 10);
+      const still = await bStore.take("shared-key", [SHARED]);
+      expect(still.ok === false && still.waitMs).toBeGreaterThan(290_000);
+      a.close();
+      b.close();
+    });
+  });
+
+  describe("when Redis is unreachable (the server is stopped)", () => {
+    it("fails closed by default: a retryable BUDGET_STORE_UNAVAILABLE, fast while Redis stays down", async () => {
+      const own = await startRedis();
+      const errors: unknown[] = [];
+      const c = client(own.port);
+      clients.push(c);
+      const store = new RedisStore({
+        client: c,
+        prefix: prefix(),
+        timeoutMs: 300,
+        onError: (e) => errors.push(e),
+      });
+      const budget = createRateBudget({ baseUrl: BASE, store });
+      await budget.acquire(GET);
+      await own.stop();
+      const error = (await budget.acquire(GET).catch((e: unknown) => e)) as PromoReviewError;
+      expect(error).toBeInstanceOf(PromoReviewError);
+      expect(error.code).toBe("BUDGET_STORE_UNAVAILABLE");
+      expect(error.retryable).toBe(true);
+      // Within `recheckMs` the store does not ask Redis again: the same refusal, no second timeout.
+      await expect(budget.acquire(GET)).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+      expect(errors.length).toBe(1);
+      budget.close();
+    });
+
+    it("fails open when asked: falls back to this process's own budget, still within the limits", async () => {
+      const own = await startRedis();
+      const c = client(own.port);
+      clients.push(c);
+      const errors: unknown[] = [];
+      const store = new RedisStore({
+        client: c,
+        prefix: prefix(),
+        whenUnavailable: "open",
+        timeoutMs: 300,
+        onError: (e) => errors.push(e),
+      });
+      const two: WindowSpec = { id: "s", rule: "s", limit: 2, windowMs: 60_000 };
+      await expect(store.take("k", [two])).resolves.toEqual({ ok: true });
+      await own.stop();
+      await expect(store.take("k", [two])).resolves.toEqual({ ok: true });
+      await expect(store.take("k", [two])).resolves.toEqual({ ok: true });
+      await expect(store.take("k", [two])).resolves.toMatchObject({ ok: false, full: ["s"] });
+      await store.pause("k", 1000);
+      await expect(store.take("k", [two])).resolves.toMatchObject({ ok: false, paused: true });
+      expect(errors.length).toBeGreaterThanOrEqual(1);
+    });
+
+    it("uses Redis again once it is back", async () => {
+      const own = await startRedis();
+      const c = client(own.port);
+      clients.push(c);
+      const store = new RedisStore({ client: c, prefix: prefix(), timeoutMs: 300, recheckMs: 0 });
+      await own.stop();
+      await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+      const again = await startRedis(own.port);
+      try {
+        await c.ping();
+        await expect(store.take("k", [SHARED])).resolves.toEqual({ ok: true });
+      } finally {
+        await again.stop();
+      }
+    });
+
+    it("refuses an answer that is not the script's", async () => {
+      const store = new RedisStore({
+        client: { evalsha: async () => "nonsense", eval: async () => "nonsense" },
+        prefix: prefix(),
+      });
+      await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+    });
+  });
+});
