@@ -1,0 +1,40 @@
+/**
+ * The limits the service documents (spec, "Limits" and the creation-request table), in one place so
+ * that the schemas, their messages and the tests use the same numbers.
+ */
+
+/** Longest `details`: top level, in each variation, and in a new version. */
+export const MAX_DETAILS_LENGTH = 1500;
+/** Fewest entries of `variations`. */
+export const MIN_VARIATIONS = 2;
+/** Most entries of `variations`. */
+export const MAX_VARIATIONS = 20;
+/** Most tags on one promotion (counted after trimming and removing duplicates). */
+export const MAX_TAGS = 20;
+/** Longest tag name (after trimming). */
+export const MAX_TAG_LENGTH = 255;
+/** Most metadata keys. */
+export const MAX_METADATA_KEYS = 20;
+/** Longest metadata key. */
+export const MAX_METADATA_KEY_LENGTH = 128;
+/** Longest metadata value. */
+export const MAX_METADATA_VALUE_LENGTH = 1024;
+/** The characters a metadata key may hold: letters, digits, underscore, hyphen. */
+export const METADATA_KEY_PATTERN: RegExp = /^[A-Za-z0-9_-]+$/;
+/** Tag names reserved by the service: the prefix `Var-` and the name `TESTING`. */
+export const RESERVED_TAG_PREFIX = "Var-";
+/** See {@link RESERVED_TAG_PREFIX}. */
+export const RESERVED_TAG_NAME = "TESTING";
+
+/** Every `fileFormat` the service accepts. */
+export const FILE_FORMATS = ["text", "video", "audio", "image", "pdf", "document"] as const;
+/** A `fileFormat` value. `text` takes `content`; every other format takes `uploadIds`. */
+export type FileFormat = (typeof FILE_FORMATS)[number];
+
+/**
+ * Values of the promotion-type field. The spec names the field only in words ("promotion type"), so
+ * the SDK sends it as `promotionType` (see docs/gaps.md) and checks the value only under that name.
+ */
+export const PROMOTION_TYPES = ["single", "carousel", "variations"] as const;
+/** A promotion-type value. */
+export type PromotionType = (typeof PROMOTION_TYPES)[number];

@@ -1,0 +1,77 @@
+/**
+ * Client-side validation of every rule the spec states, before any request. A refusal is a local
+ * `ValidationError` (`local: true`) in the server's shape: `field_error` details with dotted paths
+ * (`variations.2.details`, `tags.3`, `metadata.<key>`) and a `constraint_violation` for each limit.
+ */
+import { type LocalIssue, localValidationError } from "@promo-review/errors";
+import * as v from "valibot";
+import { createPromotionSchema } from "./schemas/create-promotion.js";
+import { newVersionSchema } from "./schemas/new-version.js";
+import { uuidSchema } from "./schemas/primitives.js";
+import { decodeLimit } from "./schemas/raw-issue.js";
+import { submitSchema } from "./schemas/submit.js";
+import type { CreatePromotionRequest, NewVersionRequest, SubmitRequest } from "./types.js";
+
+/** The limit a valibot issue reports, named as the service names its constraints. */
+function limitOf(issue: v.BaseIssue<unknown>): LocalIssue["constraint"] {
+  if (issue.type === "raw_check") return decodeLimit(issue.expected, issue.received);
+  if (issue.type !== "max_length" && issue.type !== "min_length") return undefined;
+  const requirement = (issue as { requirement?: unknown }).requirement;
+  const input = issue.input as { length?: unknown };
+  if (typeof requirement !== "number" || typeof input?.length !== "number") return undefined;
+  const side = issue.type === "max_length" ? "max" : "min";
+  return {
+    name: `${side}_${Array.isArray(issue.input) ? "items" : "length"}`,
+    limit: requirement,
+    actual: input.length,
+  };
+}
+
+/** Turns valibot issues into the field errors (and limits) of a local `ValidationError`. */
+export function toLocalIssues(issues: readonly v.BaseIssue<unknown>[]): LocalIssue[] {
+  return issues.map((issue) => {
+    const constraint = limitOf(issue);
+    return {
+      field: v.getDotPath(issue) ?? "(body)",
+      message: issue.message,
+      ...(constraint ? { constraint } : {}),
+    };
+  });
+}
+
+function parse<T>(schema: v.GenericSchema<unknown, T>, body: unknown, summary: string): T {
+  const result = v.safeParse(schema, body);
+  if (!result.success) throw localValidationError(toLocalIssues(result.issues), summary);
+  return result.output;
+}
+
+/**
+ * Checks a creation request against every stated rule and returns the body to send: the caller's own
+ * object with only `tags` normalised (trimmed, duplicates dropped). Every other field, unknown ones
+ * included, is sent exactly as given. Throws a local `ValidationError` listing every problem.
+ */
+export function validateCreatePromotion<T extends CreatePromotionRequest>(body: T): T {
+  const output = parse(createPromotionSchema, body, "The promotion creation request is invalid");
+  return output.tags === undefined ? body : { ...body, tags: output.tags };
+}
+
+/** Checks a new-version request (text-vs-file rule, `details` length) and returns it unchanged. */
+export function validateNewVersion<T extends NewVersionRequest>(body: T): T {
+  parse(newVersionSchema, body, "The new-version request is invalid");
+  return body;
+}
+
+/** Checks a submit request (a deadline is a date or an ISO 8601 date-time) and returns it unchanged. */
+export function validateSubmit<T extends SubmitRequest>(body: T): T {
+  parse(submitSchema, body, "The submit request is invalid");
+  return body;
+}
+
+/** Checks that a path parameter (`promotionId`, `versionId`) is a UUID, so a typo costs no request. */
+export function validateId(value: unknown, field: string): string {
+  const result = v.safeParse(uuidSchema, value);
+  if (!result.success) {
+    throw localValidationError([{ field, message: result.issues[0].message }], `${field} is invalid`);
+  }
+  return result.output;
+}
