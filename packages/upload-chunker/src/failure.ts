@@ -1,0 +1,60 @@
+/**
+ * The error an upload ends with once it has an id: the same class, code, status and details as the
+ * failure that stopped it, with the upload id and the byte offset the service had confirmed in the
+ * message and in an `upload_state` detail, so the caller can resume exactly there.
+ */
+import { type ErrorDetail, PromoReviewError, type PromoReviewErrorInit } from "@promo-review/errors";
+
+/** The `upload_state` detail added to the error an upload ends with. */
+export interface UploadStateDetail {
+  type: "upload_state";
+  uploadId: string;
+  /** Bytes the file service had confirmed when the upload stopped: resume continues from here. */
+  bytesAcknowledged: number;
+  fileSize: number;
+}
+
+/** Re-raises `error` as the same class, naming the upload and the offset reached. */
+export function withUploadState(
+  error: unknown,
+  state: { uploadId: string; bytesAcknowledged: number; fileSize: number },
+): PromoReviewError {
+  if (!(error instanceof PromoReviewError)) {
+    // A bug or a runtime failure outside the SDK's mapping: keep it visible, but typed.
+    return new PromoReviewError({
+      code: "UNEXPECTED_ERROR",
+      message: `Upload ${state.uploadId} stopped at byte ${state.bytesAcknowledged} of ${state.fileSize}: ${String(
+        (error as Error)?.message ?? error,
+      )}`,
+      details: [{ ...state, type: "upload_state" }],
+      cause: error,
+    });
+  }
+  if (uploadStateOf(error)) return error;
+  const Class = error.constructor as new (
+    init: PromoReviewErrorInit & Record<string, unknown>,
+  ) => PromoReviewError;
+  const head = error.message.split(` [${error.code}`)[0];
+  return new Class({
+    code: error.code,
+    message: `Upload ${state.uploadId} stopped at byte ${state.bytesAcknowledged} of ${state.fileSize}: ${head}`,
+    status: error.status,
+    correlationId: error.correlationId,
+    details: [...error.details, { ...state, type: "upload_state" } as ErrorDetail],
+    retryAfterMs: error.retryAfterMs,
+    retryable: error.retryable,
+    bodyExcerpt: error.bodyExcerpt,
+    request: error.request,
+    cause: error,
+    // Subclass fields, read by the constructors that have them.
+    mayHaveReachedServer: (error as { mayHaveReachedServer?: boolean }).mayHaveReachedServer ?? true,
+    local: (error as { local?: boolean }).local ?? false,
+  });
+}
+
+/** The upload id and offset an upload's error names, or `undefined` for an error from elsewhere. */
+export function uploadStateOf(error: unknown): UploadStateDetail | undefined {
+  if (!(error instanceof PromoReviewError)) return undefined;
+  const detail = error.details.find((d) => d.type === "upload_state") as UploadStateDetail | undefined;
+  return detail && typeof detail.uploadId === "string" ? detail : undefined;
+}

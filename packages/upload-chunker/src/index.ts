@@ -1,0 +1,52 @@
+/**
+ * Chunked, resumable uploads to the Promotion Compliance Review file service from any runtime (no
+ * Node built-ins here; file paths are on `@promo-review/upload-chunker/node`), with bounded memory,
+ * per-chunk retries, resume and progress.
+ * @packageDocumentation
+ */
+export { checkUpload } from "./checks.js";
+export { chunkEnd, contentRange, streamingByDefault, supportsRequestStreams } from "./chunks.js";
+export { type UploadStateDetail, uploadStateOf, withUploadState } from "./failure.js";
+export { FORMAT_LIMITS, formatOf, limitOf, type UploadFormat } from "./formats.js";
+export { DOCUMENTED_MAX_CHUNK_SIZE, type Initiated, initiateUpload, uploadPath } from "./initiate.js";
+export { REPORT_STEP, type UploadProgress } from "./progress.js";
+export {
+  type ChunkAnswer,
+  type ChunkFailure,
+  classifyChunkFailure,
+  type PutChunkRequest,
+  putChunk,
+} from "./put-chunk.js";
+export {
+  FINGERPRINT_BYTES,
+  fingerprintOf,
+  type KeyValueStorage,
+  memoryResumeStore,
+  type ResumeRecord,
+  type ResumeStore,
+  webStorageResumeStore,
+} from "./resume-store.js";
+export { type ByteSource, MAX_PIECE, openSource, type SourceRange, type UploadSource } from "./sources.js";
+export {
+  type ChunkEvent,
+  type InitiatedEvent,
+  RESUME_CHUNK_SIZE,
+  type RetryEvent,
+  type UploadEvents,
+  type UploadOptions,
+  type UploadResult,
+} from "./transfer.js";
+export { Upload } from "./upload.js";
+export {
+  createUploader,
+  DEFAULT_CHUNK_RETRY_LIMIT,
+  type Uploader,
+  type UploaderOptions,
+} from "./uploader.js";
+export {
+  getUploadState,
+  type UploadState,
+  type UploadStatus,
+  type WaitOptions,
+  waitForUpload,
+} from "./wait.js";

@@ -1,0 +1,70 @@
+/**
+ * Progress of one upload: bytes handed to the transport (`bytesSent`) and bytes the file service
+ * has confirmed (`bytesAcknowledged`). Both only ever grow: a chunk sent again after a failure counts
+ * again only past the furthest byte sent before, and the server's word only moves the
+ * acknowledgement forward.
+ */
+
+/** One progress report. */
+export interface UploadProgress {
+  /** The upload id, once initiated. */
+  uploadId: string;
+  /** Bytes handed to the network so far (the furthest byte any attempt has sent). */
+  bytesSent: number;
+  /** Bytes the file service has confirmed storing (`receivedBytes`). */
+  bytesAcknowledged: number;
+  /** The file's size. */
+  totalBytes: number;
+}
+
+/**
+ * Bytes sent between two reports at most. With pieces of at most `MAX_PIECE` (512 KiB) bytes and a
+ * report once 512 KiB have accumulated, two reports are never more than 1 MiB apart; every
+ * acknowledged chunk is reported too, so small chunks report per chunk.
+ */
+export const REPORT_STEP = 512 * 1024;
+
+/** Tracks one upload's progress and decides when to report it. */
+export interface ProgressTracker {
+  /** The current figures. */
+  readonly current: UploadProgress;
+  /** An attempt has now sent its range up to the absolute offset `offset`. */
+  sent(offset: number): void;
+  /** The service confirmed `receivedBytes`. */
+  acknowledged(receivedBytes: number): void;
+  /** Reports now if anything changed since the last report. */
+  flush(): void;
+}
+
+/** Creates a tracker that calls `report` with a fresh snapshot whenever figures are due. */
+export function createProgressTracker(
+  uploadId: string,
+  totalBytes: number,
+  startAt: number,
+  report: (progress: UploadProgress) => void,
+): ProgressTracker {
+  const current: UploadProgress = { uploadId, bytesSent: startAt, bytesAcknowledged: startAt, totalBytes };
+  let reported = { sent: -1, acknowledged: -1 };
+  const emit = () => {
+    reported = { sent: current.bytesSent, acknowledged: current.bytesAcknowledged };
+    report({ ...current });
+  };
+  return {
+    current,
+    sent(offset) {
+      if (offset <= current.bytesSent) return;
+      current.bytesSent = Math.min(offset, totalBytes);
+      if (current.bytesSent - reported.sent >= REPORT_STEP || current.bytesSent === totalBytes) emit();
+    },
+    acknowledged(receivedBytes) {
+      if (receivedBytes <= current.bytesAcknowledged) return;
+      current.bytesAcknowledged = Math.min(receivedBytes, totalBytes);
+      // Sent is never behind what the server holds (a resumed upload's bytes were sent earlier).
+      if (current.bytesSent < current.bytesAcknowledged) current.bytesSent = current.bytesAcknowledged;
+      emit();
+    },
+    flush() {
+      if (reported.sent !== current.bytesSent || reported.acknowledged !== current.bytesAcknowledged) emit();
+    },
+  };
+}

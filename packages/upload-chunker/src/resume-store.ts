@@ -1,0 +1,109 @@
+/**
+ * Remembering unfinished uploads, so that a restarted process or a reloaded page continues an upload
+ * instead of starting it again. The store maps a fingerprint of the file to the upload id (and the
+ * chunk size the service gave); the file service stays the source of truth for how far it got.
+ */
+import type { ByteSource } from "./sources.js";
+
+/** What is remembered about an unfinished upload. */
+export interface ResumeRecord {
+  uploadId: string;
+  /** The service's `maxChunkSize` for this upload, so a resumed upload needs no guess. */
+  maxChunkSize: number;
+  fileSize: number;
+}
+
+/**
+ * Where unfinished uploads are remembered. Methods may be synchronous or return promises (a database,
+ * `localStorage`, a file). Values must survive as they are; keys are fingerprints
+ * (see {@link fingerprintOf}).
+ */
+export interface ResumeStore {
+  get(fingerprint: string): ResumeRecord | undefined | Promise<ResumeRecord | undefined>;
+  set(fingerprint: string, record: ResumeRecord): void | Promise<void>;
+  delete(fingerprint: string): void | Promise<void>;
+}
+
+/** A store in this process's memory (the default): resumes within one process only. */
+export function memoryResumeStore(): ResumeStore {
+  const records = new Map<string, ResumeRecord>();
+  return {
+    get: (fingerprint) => {
+      const record = records.get(fingerprint);
+      return record && { ...record };
+    },
+    set: (fingerprint, record) => {
+      records.set(fingerprint, { ...record });
+    },
+    delete: (fingerprint) => {
+      records.delete(fingerprint);
+    },
+  };
+}
+
+/** The part of the Web Storage API a store needs (`localStorage`, `sessionStorage`, or a look-alike). */
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/**
+ * A store over Web Storage, so a reloaded page picks up its uploads: `webStorageResumeStore(localStorage)`.
+ * Entries are JSON under `prefix + fingerprint`; an entry that does not parse is ignored.
+ */
+export function webStorageResumeStore(
+  storage: KeyValueStorage,
+  prefix = "promo-review-upload:",
+): ResumeStore {
+  return {
+    get(fingerprint) {
+      const raw = storage.getItem(prefix + fingerprint);
+      if (raw === null) return undefined;
+      try {
+        const record = JSON.parse(raw) as Partial<ResumeRecord>;
+        if (
+          typeof record.uploadId === "string" &&
+          typeof record.maxChunkSize === "number" &&
+          typeof record.fileSize === "number"
+        ) {
+          return { uploadId: record.uploadId, maxChunkSize: record.maxChunkSize, fileSize: record.fileSize };
+        }
+      } catch {
+        // A damaged entry means "nothing to resume", never a failed upload.
+      }
+      return undefined;
+    },
+    set: (fingerprint, record) => storage.setItem(prefix + fingerprint, JSON.stringify(record)),
+    delete: (fingerprint) => storage.removeItem(prefix + fingerprint),
+  };
+}
+
+/** Bytes from the start of a file that go into its fingerprint. */
+export const FINGERPRINT_BYTES = 64 * 1024;
+
+/**
+ * The fingerprint of a file: its name, content type, size, `lastModified` when the source is a File,
+ * and the SHA-256 of its first 64 KiB (so two different files of the same name and size do not
+ * collide, and a stream's fingerprint can be taken from bytes read anyway). The whole file is never
+ * hashed: that would read it twice.
+ */
+export async function fingerprintOf(
+  source: ByteSource,
+  meta: { fileName: string; contentType: string },
+  signal?: AbortSignal,
+): Promise<string> {
+  const head = Math.min(FINGERPRINT_BYTES, source.size);
+  await source.load(0, head, signal);
+  const bytes = new Uint8Array(head);
+  let at = 0;
+  const pieces = source.range(0, head).pieces();
+  for (let step = await pieces.next(); !step.done; step = await pieces.next()) {
+    bytes.set(step.value, at);
+    at += step.value.byteLength;
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  const modified = source.file?.lastModified ?? "";
+  return `${meta.fileName}|${meta.contentType}|${source.size}|${modified}|${hex}`;
+}

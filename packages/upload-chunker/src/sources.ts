@@ -1,0 +1,358 @@
+/**
+ * Every kind of source the uploader accepts, behind one small interface: a known size, and the bytes
+ * of any range still reachable. Blobs and byte arrays are reachable at any offset and never copied.
+ * Streams and async iterables are read once, front to back: the bytes of the chunk being sent and of
+ * the chunk read ahead are kept (as the pieces the source produced, not a copy), so a failed chunk
+ * can be sent again from its start, and nothing older is kept.
+ */
+import { AbortError, errorFromTransport, localValidationError } from "@promo-review/errors";
+
+/** What can be uploaded. File paths go through `fileSource` from `@promo-review/upload-chunker/node`. */
+export type UploadSource =
+  | Blob
+  | ArrayBuffer
+  | ArrayBufferView
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array>;
+
+/** The largest piece handed to `fetch` at once; progress is counted per piece (see `progress.ts`). */
+export const MAX_PIECE = 512 * 1024;
+
+/** The bytes of one range of a source, ready to become a request body (as often as it is retried). */
+export interface SourceRange {
+  /** The range's pieces, one after another, none larger than {@link MAX_PIECE}. Fresh on every call. */
+  pieces(): AsyncIterator<Uint8Array>;
+  /** The whole range as one body, for runtimes that cannot stream a request body. */
+  whole(): Blob | Uint8Array;
+}
+
+/** A source opened for uploading. */
+export interface ByteSource {
+  /** Total bytes: the Blob's or array's size, or the size declared for a stream. */
+  readonly size: number;
+  /** True when any offset can be read again (Blob, bytes); false for a stream read once. */
+  readonly seekable: boolean;
+  /** `File.name`/`lastModified` when the source is a File (used by the resume fingerprint). */
+  readonly file?: { name: string; lastModified: number };
+  /** Waits until the bytes `[start, end)` are available. Fails when a stream ends before `end`. */
+  load(start: number, end: number, signal?: AbortSignal): Promise<void>;
+  /** Starts reading `[.., end)` ahead without waiting; a failure surfaces at the next `load`. */
+  prefetch(end: number): void;
+  /** The bytes `[start, end)`; they must have been loaded. */
+  range(start: number, end: number): SourceRange;
+  /** Lets go of every byte before `offset` (a stream's bytes are then gone for good). */
+  release(offset: number): void;
+  /** The first offset still available (0 for seekable sources). */
+  readonly floor: number;
+  /** Stops reading the source (cancels a stream); idempotent. */
+  close(reason?: unknown): Promise<void>;
+}
+
+function isBlob(value: unknown): value is Blob {
+  return typeof Blob !== "undefined" && value instanceof Blob;
+}
+
+function isReadableStream(value: unknown): value is ReadableStream<Uint8Array> {
+  return typeof ReadableStream !== "undefined" && value instanceof ReadableStream;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
+  );
+}
+
+/** The size of a source when it can be known without reading it (Blob, bytes), else `undefined`. */
+export function knownSize(source: UploadSource): number | undefined {
+  if (isBlob(source)) return source.size;
+  if (source instanceof ArrayBuffer) return source.byteLength;
+  if (ArrayBuffer.isView(source)) return source.byteLength;
+  return undefined;
+}
+
+/**
+ * Opens a source. `declaredSize` is required for a stream or iterable (the service needs the size
+ * up front) and, when given for a Blob or bytes, must match.
+ */
+export function openSource(source: UploadSource, declaredSize?: number): ByteSource {
+  const known = knownSize(source);
+  if (known !== undefined && declaredSize !== undefined && declaredSize !== known) {
+    throw localValidationError(
+      [{ field: "size", message: `is ${declaredSize} but the source holds ${known} bytes` }],
+      "The upload options are invalid",
+    );
+  }
+  if (isBlob(source)) return blobSource(source);
+  if (source instanceof ArrayBuffer) return bytesSource(new Uint8Array(source));
+  if (ArrayBuffer.isView(source)) {
+    return bytesSource(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
+  }
+  if (declaredSize === undefined || !Number.isSafeInteger(declaredSize) || declaredSize < 0) {
+    throw localValidationError(
+      [
+        {
+          field: "size",
+          message:
+            "is required for a stream or async iterable (the file service needs the total size before the first byte)",
+        },
+      ],
+      "The upload options are invalid",
+    );
+  }
+  if (isReadableStream(source)) {
+    const reader = source.getReader();
+    return streamSource(
+      () => reader.read(),
+      (reason) => reader.cancel(reason),
+      declaredSize,
+    );
+  }
+  if (isAsyncIterable(source)) {
+    const iterator = source[Symbol.asyncIterator]();
+    return streamSource(
+      () => iterator.next(),
+      async (reason) => {
+        await iterator.return?.(reason);
+      },
+      declaredSize,
+    );
+  }
+  throw localValidationError(
+    [
+      {
+        field: "source",
+        message: "must be a Blob, File, ArrayBuffer, typed array, ReadableStream or AsyncIterable of bytes",
+      },
+    ],
+    "The upload source is not supported",
+  );
+}
+
+/** Splits pieces larger than {@link MAX_PIECE} into views (never copies). */
+async function* bounded(
+  pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
+  for await (const piece of pieces) {
+    for (let at = 0; at < piece.byteLength; at += MAX_PIECE) {
+      yield piece.subarray(at, Math.min(piece.byteLength, at + MAX_PIECE));
+    }
+  }
+}
+
+function asBytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  throw localValidationError(
+    [{ field: "source", message: `produced a ${typeof value}, not bytes (Uint8Array)` }],
+    "The upload source is not supported",
+  );
+}
+
+function blobSource(blob: Blob): ByteSource {
+  const file =
+    typeof (blob as File).name === "string" && typeof (blob as File).lastModified === "number"
+      ? { name: (blob as File).name, lastModified: (blob as File).lastModified }
+      : undefined;
+  return {
+    size: blob.size,
+    seekable: true,
+    floor: 0,
+    ...(file ? { file } : {}),
+    load: async () => {},
+    prefetch: () => {},
+    range(start, end) {
+      const slice = blob.slice(start, end);
+      return {
+        whole: () => slice,
+        // A Blob slice streams from its backing store (memory or, for fs.openAsBlob, the file)
+        // as the transport pulls, so reading and sending overlap without holding the chunk.
+        pieces: () => bounded(readerIterable(slice.stream().getReader())),
+      };
+    },
+    release: () => {},
+    close: async () => {},
+  };
+}
+
+async function* readerIterable(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    // Ends the read when the consumer stops early (an aborted or failed PUT).
+    reader.cancel().catch(() => {});
+  }
+}
+
+function bytesSource(bytes: Uint8Array): ByteSource {
+  return {
+    size: bytes.byteLength,
+    seekable: true,
+    floor: 0,
+    load: async () => {},
+    prefetch: () => {},
+    range(start, end) {
+      const view = bytes.subarray(start, end);
+      return { whole: () => view, pieces: () => bounded([view]) };
+    },
+    release: () => {},
+    close: async () => {},
+  };
+}
+
+interface Piece {
+  start: number;
+  bytes: Uint8Array;
+}
+
+function streamSource(
+  next: () => Promise<IteratorResult<Uint8Array> | ReadableStreamReadResult<Uint8Array>>,
+  cancel: (reason?: unknown) => Promise<void>,
+  size: number,
+): ByteSource {
+  const pieces: Piece[] = [];
+  let loaded = 0; // offset just after the last piece read
+  let floor = 0; // bytes before this are released (and dropped as soon as they are read)
+  let ended = false;
+  let closed = false;
+  let failure: unknown;
+  let queue: Promise<void> = Promise.resolve();
+
+  const dropReleased = () => {
+    while (pieces.length > 0 && pieces[0]!.start + pieces[0]!.bytes.byteLength <= floor) pieces.shift();
+  };
+
+  async function readUntil(end: number): Promise<void> {
+    while (loaded < end && !ended && !closed) {
+      const result = await next();
+      if (result.done) {
+        ended = true;
+        break;
+      }
+      const bytes = asBytes(result.value);
+      if (bytes.byteLength === 0) continue;
+      pieces.push({ start: loaded, bytes });
+      loaded += bytes.byteLength;
+      dropReleased();
+    }
+    if (loaded > size) throw sizeMismatch(`holds more than the declared ${size} bytes`);
+    if (end >= size && loaded === size && !ended && !closed) {
+      // The last chunk is only sent once the source has proved to end exactly at the declared size.
+      for (;;) {
+        const result = await next();
+        if (result.done) break;
+        if (asBytes(result.value).byteLength > 0) {
+          throw sizeMismatch(`holds more than the declared ${size} bytes`);
+        }
+      }
+      ended = true;
+    }
+  }
+
+  function ensure(end: number): Promise<void> {
+    const run = queue.then(() => {
+      if (failure !== undefined) throw failure;
+      return readUntil(end);
+    });
+    queue = run.catch((error: unknown) => {
+      failure ??= error;
+    });
+    return run;
+  }
+
+  return {
+    size,
+    seekable: false,
+    get floor() {
+      return floor;
+    },
+    async load(start, end, signal) {
+      if (start < floor) throw releasedError(start, floor);
+      await raceAbort(ensure(end), signal);
+      if (loaded < end) throw sizeMismatch(`ended after ${loaded} bytes; ${size} were declared`);
+    },
+    prefetch(end) {
+      ensure(Math.min(end, size)).catch(() => {});
+    },
+    range(start, end) {
+      if (start < floor) throw releasedError(start, floor);
+      const views: Uint8Array[] = [];
+      for (const piece of pieces) {
+        const pieceEnd = piece.start + piece.bytes.byteLength;
+        if (pieceEnd <= start || piece.start >= end) continue;
+        views.push(
+          piece.bytes.subarray(
+            Math.max(0, start - piece.start),
+            Math.min(piece.bytes.byteLength, end - piece.start),
+          ),
+        );
+      }
+      return {
+        pieces: () => bounded(views),
+        // Only for runtimes without request streams (browsers on HTTP/1.1): one copy of the chunk.
+        whole: () => new Blob(views as BlobPart[]),
+      };
+    },
+    release(offset) {
+      floor = Math.max(floor, offset);
+      dropReleased();
+    },
+    async close(reason) {
+      if (closed) return;
+      closed = true;
+      pieces.length = 0;
+      await cancel(reason).catch(() => {});
+    },
+  };
+}
+
+function sizeMismatch(message: string) {
+  return localValidationError(
+    [{ field: "size", message: `the source ${message}` }],
+    "The upload source does not match its declared size",
+  );
+}
+
+function releasedError(start: number, floor: number) {
+  return localValidationError(
+    [
+      {
+        field: "source",
+        message: `is a stream already read past byte ${floor}, so byte ${start} cannot be sent again; resume with a seekable source (Blob, bytes or a file path)`,
+      },
+    ],
+    "The upload cannot go back in a stream source",
+  );
+}
+
+/** Resolves or rejects as `work` does, or rejects with an `AbortError` as soon as `signal` fires. */
+export function raceAbort<T>(work: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted)
+    return Promise.reject(errorFromTransport(signal.reason, { aborted: true, sent: false }));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(errorFromTransport(signal.reason, { aborted: true, sent: false }));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Whether `error` is the abort error this package raises (kept here so sources and uploads agree). */
+export function isAbort(error: unknown): error is AbortError {
+  return error instanceof AbortError;
+}

@@ -1,0 +1,313 @@
+/**
+ * One upload from start to finish: local checks, resume or initiate, the chunk loop with per-chunk
+ * retries, and the wait for `completed`. The lifecycle object (`upload.ts`) runs this.
+ */
+import { NetworkError, NotFoundError, PromoReviewError } from "@promo-review/errors";
+import { type HttpClient, type RetryPolicy, retryDelay, sleep } from "@promo-review/http";
+import { checkUpload } from "./checks.js";
+import { chunkBody, chunkEnd } from "./chunks.js";
+import { withUploadState } from "./failure.js";
+import { initiateUpload, uploadPath } from "./initiate.js";
+import { createProgressTracker, type UploadProgress } from "./progress.js";
+import { classifyChunkFailure, putChunk } from "./put-chunk.js";
+import { fingerprintOf, type ResumeStore } from "./resume-store.js";
+import { openSource, type UploadSource } from "./sources.js";
+import { getUploadState, type UploadState, type UploadStatus, waitForUpload } from "./wait.js";
+
+/** What one upload is asked to do. */
+export interface UploadOptions {
+  /** The file's name, with its extension. */
+  fileName: string;
+  /** Its MIME type; decides the format and so the size limit (see `formatOf`). */
+  contentType: string;
+  /** The size in bytes: required for a stream or async iterable, checked against a Blob or bytes. */
+  size?: number;
+  /** Stops reading, the chunk in flight and every wait, at once. */
+  signal?: AbortSignal;
+  /** Called with every progress report (also emitted as `progress` on the lifecycle object). */
+  onProgress?: (progress: UploadProgress) => void;
+  /** Wait for the service to report `completed` before resolving. Default true. */
+  waitForCompletion?: boolean;
+  /** Longest wait for `completed` after the last byte. Default: no limit. */
+  waitTimeoutMs?: number;
+  /**
+   * Bytes per chunk, when smaller than the service's `maxChunkSize` (less memory for stream sources,
+   * shorter requests on slow links). When resuming an upload this store does not know, the chunk size
+   * to start from (default 8 MiB); a 413 naming `max_chunk_size` lowers it to the service's limit.
+   */
+  chunkSize?: number;
+  /** Sent as `X-Correlation-ID` on every request of this upload; a fresh id when absent. */
+  correlationId?: string;
+}
+
+/** What a finished upload gives back. */
+export interface UploadResult {
+  uploadId: string;
+  /** `completed` unless `waitForCompletion: false`. */
+  status: UploadStatus;
+  fileSize: number;
+  fileName: string;
+  /** The correlation id of the service's last answer. */
+  correlationId: string;
+  /** The byte the upload (re)started from: 0, or where an earlier attempt had got to. */
+  resumedFrom: number;
+  /** Chunk attempts that failed and were retried (like lib-storage's `$metadata.attempts - 1`). */
+  retries: number;
+}
+
+/** Emitted once the upload has an id. */
+export interface InitiatedEvent {
+  uploadId: string;
+  maxChunkSize: number;
+  /** 0 for a new upload; for a resumed one, the byte the service already holds. */
+  resumedFrom: number;
+}
+
+/** Emitted after each chunk the service accepted. */
+export interface ChunkEvent {
+  uploadId: string;
+  start: number;
+  /** Exclusive. */
+  end: number;
+  /** Attempts it took (1 when the first succeeded). */
+  attempts: number;
+  /** Whether the body was streamed (false in browsers and after a runtime refused a stream body). */
+  streamed: boolean;
+  receivedBytes: number;
+}
+
+/** Emitted before a chunk is sent again. */
+export interface RetryEvent {
+  uploadId: string;
+  start: number;
+  end: number;
+  /** Failed attempts since the upload last made progress. */
+  attempt: number;
+  delayMs: number;
+  error: PromoReviewError;
+}
+
+/** The events of an upload. */
+export interface UploadEvents {
+  initiated: [InitiatedEvent];
+  progress: [UploadProgress];
+  chunk: [ChunkEvent];
+  retry: [RetryEvent];
+}
+
+/** What the uploader shares with each upload. */
+export interface TransferContext {
+  http: HttpClient;
+  store: ResumeStore;
+  /** Per-chunk retry policy: `limit` failed attempts in a row without progress end the upload. */
+  retry: RetryPolicy;
+  streaming: boolean;
+  pollIntervalMs: number;
+  chunkTimeoutMs: number;
+}
+
+/** The chunk size a resumed upload starts from when nothing says better. */
+export const RESUME_CHUNK_SIZE = 8 * 1024 * 1024;
+
+/** Runs one upload. `resumeId` continues that upload instead of looking one up or initiating. */
+export async function transfer(
+  context: TransferContext,
+  source: UploadSource,
+  options: UploadOptions,
+  emit: <E extends keyof UploadEvents>(event: E, ...args: UploadEvents[E]) => void,
+  signal: AbortSignal,
+  resumeId?: string,
+): Promise<UploadResult> {
+  const { http, store, retry: policy } = context;
+  const src = openSource(source, options.size);
+  const size = src.size;
+  checkUpload({ fileName: options.fileName, contentType: options.contentType, size });
+  const correlationId = options.correlationId ?? crypto.randomUUID();
+  const request = { signal, correlationId };
+  let uploadId: string | undefined;
+  let acknowledged = 0;
+  try {
+    const fingerprint = await fingerprintOf(src, options, signal);
+    const remembered = await store.get(fingerprint);
+    let state: UploadState | undefined;
+    let maxChunkSize: number | undefined;
+    let uploadUrl: string;
+    let lastCorrelationId = correlationId;
+    if (resumeId !== undefined) {
+      state = await getUploadState(http, resumeId, request);
+      uploadId = resumeId;
+      maxChunkSize = remembered?.uploadId === resumeId ? remembered.maxChunkSize : undefined;
+    } else if (remembered && remembered.fileSize === size) {
+      state = await getUploadState(http, remembered.uploadId, request).catch((error: unknown) => {
+        // An upload the service no longer knows is simply started again.
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
+      if (state && state.status !== "failed" && state.fileSize === size) {
+        uploadId = remembered.uploadId;
+        maxChunkSize = remembered.maxChunkSize;
+      } else {
+        state = undefined;
+        await store.delete(fingerprint);
+      }
+    }
+    if (state && uploadId !== undefined) {
+      if (state.fileSize !== size) {
+        throw new PromoReviewError({
+          code: "VALIDATION_ERROR",
+          message: `Upload ${uploadId} expects ${state.fileSize} bytes but the source holds ${size}; resume it with the same file`,
+          correlationId: state.correlationId,
+        });
+      }
+      if (state.status === "failed") {
+        throw new PromoReviewError({
+          code: "UPLOAD_FAILED",
+          message: `The file service marked upload ${uploadId} failed; upload the file again`,
+          correlationId: state.correlationId,
+        });
+      }
+      acknowledged = state.status === "completed" ? size : (state.receivedBytes ?? 0);
+      lastCorrelationId = state.correlationId;
+      uploadUrl = uploadPath(uploadId);
+      maxChunkSize ??= options.chunkSize ?? RESUME_CHUNK_SIZE;
+      if (!remembered || remembered.uploadId !== uploadId) {
+        await store.set(fingerprint, { uploadId, maxChunkSize, fileSize: size });
+      }
+    } else {
+      const initiated = await initiateUpload(
+        http,
+        { fileName: options.fileName, fileSize: size, contentType: options.contentType },
+        request,
+      );
+      uploadId = initiated.uploadId;
+      uploadUrl = initiated.uploadUrl;
+      maxChunkSize = initiated.maxChunkSize;
+      lastCorrelationId = initiated.correlationId;
+      await store.set(fingerprint, { uploadId, maxChunkSize, fileSize: size });
+    }
+    const resumedFrom = acknowledged;
+    const id = uploadId;
+    emit("initiated", { uploadId: id, maxChunkSize, resumedFrom });
+    const progress = createProgressTracker(id, size, resumedFrom, (p) => emit("progress", p));
+
+    let chunkSize = Math.min(maxChunkSize, options.chunkSize ?? maxChunkSize);
+    let offset = acknowledged;
+    let streamed = context.streaming;
+    let fellBack = false;
+    let failures = 0; // failed attempts since the last progress (tus: the counter resets on progress)
+    let chunkAttempts = 0;
+    let retries = 0;
+    let lastStatus: UploadStatus | undefined = state?.status;
+    src.release(offset);
+    while (offset < size) {
+      const start = offset;
+      const end = chunkEnd(start, chunkSize, size);
+      await src.load(start, end, signal);
+      // Read the next chunk while this one is on the wire.
+      src.prefetch(chunkEnd(end, chunkSize, size));
+      let pulled = 0;
+      const body = chunkBody(src.range(start, end), streamed, (bytes) => {
+        pulled += bytes;
+        progress.sent(start + pulled);
+      });
+      chunkAttempts++;
+      try {
+        const answer = await putChunk(http, {
+          uploadUrl,
+          start,
+          end,
+          total: size,
+          body,
+          signal,
+          correlationId,
+          timeoutMs: context.chunkTimeoutMs,
+        });
+        progress.sent(end);
+        lastCorrelationId = answer.correlationId;
+        lastStatus = answer.status;
+        const next = Math.min(answer.receivedBytes, size);
+        emit("chunk", { uploadId: id, start, end, attempts: chunkAttempts, streamed, receivedBytes: next });
+        chunkAttempts = 0;
+        if (next > offset) {
+          failures = 0;
+        } else if (++failures > policy.limit) {
+          throw new PromoReviewError({
+            code: "UNEXPECTED_RESPONSE",
+            message: `The file service accepted the chunk at byte ${start} but still expects byte ${next}`,
+            correlationId: answer.correlationId,
+          });
+        }
+        acknowledged = next;
+        progress.acknowledged(next);
+        offset = next;
+        src.release(offset);
+      } catch (raw) {
+        if (signal.aborted) throw raw;
+        const error = raw as PromoReviewError;
+        if (streamed && !fellBack && pulled === 0 && error instanceof NetworkError) {
+          // A runtime that refuses stream bodies (a browser on HTTP/1.1) fails before taking a byte:
+          // send whole chunks from now on. Counted as an ordinary failed attempt below.
+          streamed = false;
+          fellBack = true;
+        }
+        const failure = classifyChunkFailure(error);
+        if (failure.action === "fail") throw error;
+        if (failure.action === "shrink") {
+          if (failure.maxChunkSize >= end - start) throw error;
+          chunkSize = failure.maxChunkSize;
+          await store.set(fingerprint, { uploadId: id, maxChunkSize: chunkSize, fileSize: size });
+          continue;
+        }
+        if (++failures > policy.limit) throw error;
+        retries++;
+        if (failure.action === "resync") {
+          const expected = failure.offset ?? (await getUploadState(http, id, request)).receivedBytes;
+          if (expected === undefined) throw error;
+          if (expected !== start) {
+            // The service is elsewhere: ahead (the chunk landed, its answer was lost) or behind.
+            if (expected > start) failures = 0;
+            offset = Math.min(expected, size);
+            if (expected > acknowledged) {
+              acknowledged = offset;
+              progress.acknowledged(offset);
+            }
+            src.release(Math.min(offset, start));
+            chunkAttempts = 0;
+            continue;
+          }
+        }
+        const delayMs = retryDelay(error, failures, policy);
+        emit("retry", { uploadId: id, start, end, attempt: failures, delayMs, error });
+        await sleep(delayMs, signal);
+      }
+    }
+    progress.flush();
+    await store.delete(fingerprint);
+    let status: UploadStatus = lastStatus ?? "uploading";
+    if (options.waitForCompletion !== false && status !== "completed") {
+      const done = await waitForUpload(http, id, {
+        signal,
+        correlationId,
+        pollIntervalMs: context.pollIntervalMs,
+        ...(options.waitTimeoutMs === undefined ? {} : { timeoutMs: options.waitTimeoutMs }),
+      });
+      status = done.status;
+      lastCorrelationId = done.correlationId;
+    }
+    return {
+      uploadId: id,
+      status,
+      fileSize: size,
+      fileName: options.fileName,
+      correlationId: lastCorrelationId,
+      resumedFrom,
+      retries,
+    };
+  } catch (error) {
+    throw uploadId === undefined
+      ? error
+      : withUploadState(error, { uploadId, bytesAcknowledged: acknowledged, fileSize: size });
+  } finally {
+    await src.close(signal.aborted ? signal.reason : undefined);
+  }
+}

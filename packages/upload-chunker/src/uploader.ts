@@ -1,0 +1,117 @@
+/**
+ * `createUploader`: the entry point. One uploader per file service and caller; each `upload`,
+ * `resume` or `start` is one file.
+ */
+import { localValidationError } from "@promo-review/errors";
+import {
+  type Credentials,
+  createHttpClient,
+  DEFAULT_RETRY,
+  type HttpClient,
+  type HttpClientOptions,
+  type RetryPolicy,
+} from "@promo-review/http";
+import { streamingByDefault } from "./chunks.js";
+import { memoryResumeStore, type ResumeStore } from "./resume-store.js";
+import type { UploadSource } from "./sources.js";
+import { type TransferContext, transfer, type UploadOptions, type UploadResult } from "./transfer.js";
+import { Upload } from "./upload.js";
+import { getUploadState, type UploadState, type WaitOptions, waitForUpload } from "./wait.js";
+
+/** How an uploader reaches the file service and behaves. */
+export interface UploaderOptions {
+  /** The file service's base URL (`{files_url}`). Not needed when `http` is given. */
+  filesUrl?: string;
+  /** An API key with `externalUserId` (and optionally `externalUserEmail`), or a session token with `workspaceId`. */
+  credentials?: Credentials;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** ky hooks run on every request (for example a rate budget's). */
+  hooks?: HttpClientOptions["hooks"];
+  /** A ready client for the file service, instead of `filesUrl` and `credentials`. */
+  http?: HttpClient;
+  /** Where unfinished uploads are remembered (default: this process's memory). */
+  store?: ResumeStore;
+  /**
+   * Retries. For chunks, `limit` is how many failed attempts in a row, without progress, end the
+   * upload (default 5; the count restarts whenever the service confirms more bytes). Initiation and
+   * status reads use the HTTP client's retries with the same policy.
+   */
+  retry?: Partial<RetryPolicy>;
+  /** First pause between status polls while waiting for `completed` (default 250 ms, doubling to 5 s). */
+  pollIntervalMs?: number;
+  /** Longest time one chunk PUT may take (default 10 minutes: a 50 MB chunk on a slow link). */
+  chunkTimeoutMs?: number;
+  /**
+   * Stream chunk bodies (bytes counted as the network takes them). Default: yes where request streams
+   * work on any HTTP version (Node, Deno, Bun, Workers); in browsers chunks go as Blobs.
+   */
+  streamRequestBodies?: boolean;
+}
+
+/** Uploads files to the file service. */
+export interface Uploader {
+  /** Uploads a file (or continues its unfinished upload, found by fingerprint in the store). */
+  upload(source: UploadSource, options: UploadOptions): Promise<UploadResult>;
+  /** Continues upload `uploadId` from the byte the service holds. */
+  resume(uploadId: string, source: UploadSource, options: UploadOptions): Promise<UploadResult>;
+  /** Like `upload` (or `resume` when `uploadId` is given) but returns the lifecycle object at once. */
+  start(source: UploadSource, options: UploadOptions & { uploadId?: string }): Upload;
+  /** Polls the upload's status until `completed` (see {@link WaitOptions}). */
+  waitForCompletion(uploadId: string, options?: WaitOptions): Promise<UploadState>;
+  /** Reads the upload's status once. */
+  status(uploadId: string, options?: { signal?: AbortSignal }): Promise<UploadState>;
+  /** The HTTP client in use. */
+  readonly http: HttpClient;
+}
+
+/** Chunk retries in a row without progress, by default. */
+export const DEFAULT_CHUNK_RETRY_LIMIT = 5;
+
+/** Creates an uploader for the file service. */
+export function createUploader(options: UploaderOptions): Uploader {
+  const http =
+    options.http ??
+    createHttpClient({
+      baseUrl: required(options.filesUrl, "filesUrl"),
+      credentials: required(options.credentials, "credentials"),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
+    });
+  const context: TransferContext = {
+    http,
+    store: options.store ?? memoryResumeStore(),
+    retry: { ...DEFAULT_RETRY, limit: DEFAULT_CHUNK_RETRY_LIMIT, ...options.retry },
+    streaming: options.streamRequestBodies ?? streamingByDefault(),
+    pollIntervalMs: options.pollIntervalMs ?? 250,
+    chunkTimeoutMs: options.chunkTimeoutMs ?? 600_000,
+  };
+  const start = (source: UploadSource, upload: UploadOptions & { uploadId?: string }) => {
+    const lifecycle = new Upload(
+      (emit, signal) => transfer(context, source, upload, emit, signal, upload.uploadId),
+      upload.signal,
+    );
+    if (upload.onProgress) lifecycle.on("progress", upload.onProgress);
+    return lifecycle;
+  };
+  return {
+    http,
+    start,
+    upload: (source, upload) => start(source, { ...upload, uploadId: undefined }).done,
+    resume: (uploadId, source, upload) => start(source, { ...upload, uploadId }).done,
+    waitForCompletion: (uploadId, wait = {}) =>
+      waitForUpload(http, uploadId, { pollIntervalMs: context.pollIntervalMs, ...wait }),
+    status: (uploadId, read = {}) => getUploadState(http, uploadId, read),
+  };
+}
+
+function required<T>(value: T | undefined, field: string): T {
+  if (value === undefined) {
+    throw localValidationError(
+      [{ field, message: "is required (or pass a ready `http` client)" }],
+      "The uploader configuration is invalid",
+    );
+  }
+  return value;
+}
