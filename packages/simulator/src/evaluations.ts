@@ -3,6 +3,7 @@
  * "finishes" it and sends the evaluation-completed webhook. Issues are generated from the seed.
  * A version marked isFinancialPromotion false is not evaluated: status `skipped`, no issues.
  */
+import { ApiError } from "./envelope.js";
 import type { PromotionRecord, VersionRecord } from "./promotions.js";
 import type { Random } from "./random.js";
 import type { Scheduler } from "./scheduler.js";
@@ -105,6 +106,15 @@ export class Evaluations {
       message,
       excerpt,
     }));
+  }
+
+  /** One evaluation of a version (a copy), as the evaluation read answers it; 404 when unknown. */
+  get(promotionId: string, versionId: string, evaluationId: string): EvaluationRecord {
+    const record = this.#evaluations.get(evaluationId);
+    if (!record || record.promotionId !== promotionId || record.versionId !== versionId) {
+      throw new ApiError("NOT_FOUND", `Evaluation ${evaluationId} not found for this version`);
+    }
+    return structuredClone(record);
   }
 
   /** Every evaluation (copies). */

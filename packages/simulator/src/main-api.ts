@@ -47,6 +47,14 @@ export const mainRoutes: Route[] = [
     },
   },
   {
+    // Not in the spec ("endpoints for reading evaluation results: not shown"): the polling fallback
+    // for callers without a webhook receiver. Recorded in docs/gaps.md.
+    method: "GET",
+    pattern: "/v1/promotions/:promotionId/versions/:versionId/evaluations/:evaluationId",
+    handler: ({ params, state }) =>
+      ok({ ...state.evaluations.get(params["promotionId"]!, params["versionId"]!, params["evaluationId"]!) }),
+  },
+  {
     method: "POST",
     pattern: "/v1/links",
     handler: async ({ req, state }) => state.links.capture(await readJsonObject(req)),

@@ -100,11 +100,15 @@ export class PromotionStore {
 
   /**
    * Unknown upload ids are a validation problem of their field; known uploads that are still
-   * processing are a 409 with one upload_not_ready detail each, so the caller retries shortly.
+   * processing are a 409 with one upload_not_ready detail each, so the caller retries shortly. An
+   * upload that failed processing will never be ready, so it is a validation problem too.
    */
   #checkUploads(problems: Problems, refs: UploadRef[]): void {
     for (const ref of refs) {
       if (!this.#uploads.has(ref.uploadId)) problems.field(ref.field, `unknown upload ${ref.uploadId}`);
+      else if (this.#uploads.statusOf(ref.uploadId) === "failed") {
+        problems.field(ref.field, `upload ${ref.uploadId} failed processing; upload the file again`);
+      }
     }
     problems.throwIfAny();
     const notReady = [...new Set(refs.map((r) => r.uploadId))].filter(

@@ -254,6 +254,30 @@ describe("Upload status: pending -> uploading -> completed after the processing 
     await waitFor(async () => (await status(body.uploadId)).body.status === "completed");
   });
 
+  it("ends failed when processing fails (a file named with fail-processing), and creation refuses it", async () => {
+    const { body } = await initiate(sim, 4, "application/pdf", "scan-fail-processing.pdf");
+    await putChunk(sim, body.uploadId, "bytes 0-3/4", Buffer.from("%PDF"));
+    await waitFor(async () => (await status(body.uploadId)).body.status === "failed");
+    const created = await call(`${sim.baseUrl}/v1/promotions`, {
+      method: "POST",
+      headers: mainHeaders(sim),
+      body: JSON.stringify({
+        promotionName: "Failed upload",
+        productIds: [sim.reference.products[0]!.id],
+        channelIds: [sim.reference.channels[0]!.id],
+        jurisdictionId: sim.reference.jurisdictions[0]!.id,
+        fileFormat: "pdf",
+        uploadIds: [body.uploadId],
+      }),
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.error.details).toContainEqual({
+      type: "field_error",
+      field: "uploadIds.0",
+      message: expect.stringContaining("failed processing"),
+    });
+  });
+
   it("is not rate limited (chunk PUT and status)", async () => {
     const limited = await startSimulator({ mainApiLimit: 2, rateLimitWindowMs: 60_000 });
     try {

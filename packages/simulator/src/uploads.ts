@@ -20,6 +20,9 @@ import type { Random } from "./random.js";
 /** Upload status values of the spec. */
 export type UploadStatus = "pending" | "uploading" | "completed" | "failed";
 
+/** An upload whose file name contains this ends `failed` instead of `completed` after processing. */
+export const FAILING_NAME_MARK = "fail-processing";
+
 /** The public upload object (`GET /v1/uploads/{id}`), without correlationId. */
 export interface UploadView {
   uploadId: string;
@@ -178,7 +181,8 @@ export class UploadStore {
     const record = this.#get(uploadId);
     if (record.receivedBytes === 0) return "pending";
     if (record.completesAt === undefined || Date.now() < record.completesAt) return "uploading";
-    return "completed";
+    // The spec never says what makes processing fail; a file named for it lets clients test that path.
+    return record.fileName.includes(FAILING_NAME_MARK) ? "failed" : "completed";
   }
 
   /** The public upload object. */

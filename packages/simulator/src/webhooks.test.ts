@@ -199,3 +199,28 @@ describe("Webhook signing: v1,<base64 HMAC-SHA256(key, id.timestamp.body)> per s
     }
   });
 });
+
+describe("Evaluation read (gap: not shown; the polling fallback): status and issues of one evaluation", () => {
+  it("answers processing, then the finished result; 404 for an id of another version", async () => {
+    const { created, res } = await evaluate();
+    const path = `/v1/promotions/${created.promotionId}/versions/${created.versionId}/evaluations/${res.body.evaluationId}`;
+    const api = mainApi(sim);
+    const first = await api.get(path);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      evaluationId: res.body.evaluationId,
+      status: "processing",
+      issues: [],
+    });
+    await waitFor(async () => (await api.get(path)).body.status === "completed");
+    const done = await api.get(path);
+    expect(done.body.issues.length).toBeGreaterThan(0);
+    expect(done.body.correlationId).toEqual(expect.any(String));
+    const other = await api.post("/v1/promotions", textPromotion(sim));
+    const wrong = await api.get(
+      `/v1/promotions/${other.body.promotionId}/versions/${other.body.versionId}/evaluations/${res.body.evaluationId}`,
+    );
+    expect(wrong.status).toBe(404);
+    expect(wrong.body.error.code).toBe("NOT_FOUND");
+  });
+});
