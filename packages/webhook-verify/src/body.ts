@@ -12,7 +12,17 @@ const RAW_BODY_HINT =
  * that ran first, and re-serialised JSON is not the bytes that were signed.
  */
 export function rawBody(body: unknown): string | Uint8Array {
-  if (typeof body === "string" || body instanceof Uint8Array) return body;
+  if (body instanceof Uint8Array) return body;
+  if (typeof body === "string") {
+    // `String(parsedObject)` or a template literal over one: the parsed object, stringified badly.
+    if (body === "[object Object]") {
+      throw refuse(
+        "parsed_body",
+        `The body is the text "[object Object]", a parsed object turned into a string; ${RAW_BODY_HINT}`,
+      );
+    }
+    return body;
+  }
   if (body instanceof ArrayBuffer || Object.prototype.toString.call(body) === "[object ArrayBuffer]") {
     return new Uint8Array(body as ArrayBuffer);
   }

@@ -1,4 +1,4 @@
-import { ParentNotFoundError, type PromoReviewError } from "@promo-review/errors";
+import { localValidationError, ParentNotFoundError, type PromoReviewError } from "@promo-review/errors";
 import {
   type Credentials,
   createHttpClient,
@@ -51,7 +51,15 @@ export type ReplyResult<T> = HttpResult<T> & { replyAttempts: number };
 function clientOf(options: ReplyToCommentOptions): HttpClient {
   if (options.client) return options.client;
   if (!options.baseUrl || !options.credentials) {
-    throw new TypeError("replyToComment needs either `client` or both `baseUrl` and `credentials`");
+    throw localValidationError(
+      [
+        {
+          field: options.baseUrl ? "credentials" : "baseUrl",
+          message: "is required when no `client` is given",
+        },
+      ],
+      "replyToComment needs either `client` or both `baseUrl` and `credentials`",
+    );
   }
   return createHttpClient({
     baseUrl: options.baseUrl,

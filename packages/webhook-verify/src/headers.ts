@@ -6,12 +6,15 @@ export type HeadersInput =
   | { get(name: string): string | null }
   | Record<string, string | readonly string[] | undefined>;
 
-/** The three Standard Webhooks headers of a delivery. */
-export interface WebhookHeaders {
+/**
+ * The three Standard Webhooks headers of a delivery. A type alias rather than an interface, so that
+ * it can be passed straight to `fetch` or `new Request` as a `Record<string, string>`.
+ */
+export type WebhookHeaders = {
   "webhook-id": string;
   "webhook-timestamp": string;
   "webhook-signature": string;
-}
+};
 
 /** The headers a verifier reads, and the `svix-*` names a Svix-sent delivery uses for the same values. */
 const NAMES = {

@@ -36,9 +36,13 @@ function isRaw(value: unknown): value is Uint8Array | string {
 
 async function readLimited(req: NodeRequestLike, maxBytes: number): Promise<Uint8Array | undefined> {
   const collector = new ChunkCollector(maxBytes);
-  // Leaving the loop early destroys the stream, so an oversized body is not read to its end.
-  for await (const chunk of req) if (!collector.add(chunk)) return undefined;
-  return collector.bytes();
+  // Iterated by hand: leaving a `for await` early would destroy the socket before the 413 is sent.
+  const chunks = req[Symbol.asyncIterator]();
+  for (;;) {
+    const { done, value } = await chunks.next();
+    if (done) return collector.bytes();
+    if (!collector.add(value)) return undefined;
+  }
 }
 
 function send(res: NodeResponseLike, answer: Answer): void {
