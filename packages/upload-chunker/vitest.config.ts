@@ -1,4 +1,10 @@
 import { defineConfig } from "vitest/config";
 import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default defineConfig(packageTestConfig({ dir: import.meta.dirname }));
+export default defineConfig(
+  packageTestConfig({
+    dir: import.meta.dirname,
+    testTimeout: 120_000,
+    coverageExclude: ["src/test-*.ts"],
+  }),
+);

@@ -54,7 +54,7 @@ export function createProgressTracker(
     sent(offset) {
       if (offset <= current.bytesSent) return;
       current.bytesSent = Math.min(offset, totalBytes);
-      if (current.bytesSent - reported.sent >= REPORT_STEP || current.bytesSent === totalBytes) emit();
+      if (current.bytesSent - reported.sent >= REPORT_STEP) emit();
     },
     acknowledged(receivedBytes) {
       if (receivedBytes <= current.bytesAcknowledged) return;

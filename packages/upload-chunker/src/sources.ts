@@ -89,6 +89,7 @@ export function openSource(source: UploadSource, declaredSize?: number): ByteSou
   if (ArrayBuffer.isView(source)) {
     return bytesSource(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
   }
+  if (!isReadableStream(source) && !isAsyncIterable(source)) throw unsupported();
   if (declaredSize === undefined || !Number.isSafeInteger(declaredSize) || declaredSize < 0) {
     throw localValidationError(
       [
@@ -109,17 +110,18 @@ export function openSource(source: UploadSource, declaredSize?: number): ByteSou
       declaredSize,
     );
   }
-  if (isAsyncIterable(source)) {
-    const iterator = source[Symbol.asyncIterator]();
-    return streamSource(
-      () => iterator.next(),
-      async (reason) => {
-        await iterator.return?.(reason);
-      },
-      declaredSize,
-    );
-  }
-  throw localValidationError(
+  const iterator = source[Symbol.asyncIterator]();
+  return streamSource(
+    () => iterator.next(),
+    async (reason) => {
+      await iterator.return?.(reason);
+    },
+    declaredSize,
+  );
+}
+
+function unsupported() {
+  return localValidationError(
     [
       {
         field: "source",

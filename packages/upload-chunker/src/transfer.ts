@@ -134,8 +134,8 @@ export async function transfer(
     let uploadUrl: string;
     let lastCorrelationId = correlationId;
     if (resumeId !== undefined) {
-      state = await getUploadState(http, resumeId, request);
       uploadId = resumeId;
+      state = await getUploadState(http, resumeId, request);
       maxChunkSize = remembered?.uploadId === resumeId ? remembered.maxChunkSize : undefined;
     } else if (remembered && remembered.fileSize === size) {
       state = await getUploadState(http, remembered.uploadId, request).catch((error: unknown) => {
@@ -193,7 +193,7 @@ export async function transfer(
     let chunkSize = Math.min(maxChunkSize, options.chunkSize ?? maxChunkSize);
     let offset = acknowledged;
     let streamed = context.streaming;
-    let fellBack = false;
+    let streamedOnce = false; // a streamed PUT succeeded: stream bodies work here
     let failures = 0; // failed attempts since the last progress (tus: the counter resets on progress)
     let chunkAttempts = 0;
     let retries = 0;
@@ -223,6 +223,7 @@ export async function transfer(
           timeoutMs: context.chunkTimeoutMs,
         });
         progress.sent(end);
+        streamedOnce ||= streamed;
         lastCorrelationId = answer.correlationId;
         lastStatus = answer.status;
         const next = Math.min(answer.receivedBytes, size);
@@ -244,11 +245,11 @@ export async function transfer(
       } catch (raw) {
         if (signal.aborted) throw raw;
         const error = raw as PromoReviewError;
-        if (streamed && !fellBack && pulled === 0 && error instanceof NetworkError) {
-          // A runtime that refuses stream bodies (a browser on HTTP/1.1) fails before taking a byte:
-          // send whole chunks from now on. Counted as an ordinary failed attempt below.
+        if (streamed && !streamedOnce && error instanceof NetworkError) {
+          // A runtime that refuses stream bodies (a browser on HTTP/1.1) fails the very first one as a
+          // network error: send whole chunks from now on (this upload only ever loses fine-grained
+          // progress by it). Counted as an ordinary failed attempt below.
           streamed = false;
-          fellBack = true;
         }
         const failure = classifyChunkFailure(error);
         if (failure.action === "fail") throw error;

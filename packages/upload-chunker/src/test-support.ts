@@ -1,0 +1,154 @@
+/**
+ * Helpers shared by the test files: a simulator with an uploader bound to it, deterministic bytes in
+ * every source shape, and the SHA-256 the simulator must end up with. Test-only (not built).
+ */
+import { createHash } from "node:crypto";
+import { type Simulator, type SimulatorOptions, startSimulator } from "@promo-review/simulator";
+import { createUploader, type UploaderOptions, type UploadSource } from "./index.js";
+
+/** A running simulator and an uploader for it (API-key credentials). */
+export async function simulatorWithUploader(
+  simulatorOptions: SimulatorOptions = {},
+  uploaderOptions: Partial<UploaderOptions> = {},
+) {
+  const sim = await startSimulator({ uploadProcessingDelayMs: 5, ...simulatorOptions });
+  const uploader = createUploader({
+    filesUrl: sim.filesUrl,
+    credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    pollIntervalMs: 5,
+    retry: { baseDelayMs: 2, maxDelayMs: 20 },
+    ...uploaderOptions,
+  });
+  return { sim, uploader };
+}
+
+/** `size` deterministic bytes (a cheap generator, so large sizes cost little time). */
+export function patterned(size: number, seed = 1): Uint8Array {
+  const bytes = new Uint8Array(size);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    bytes[i] = x & 255;
+  }
+  return bytes;
+}
+
+/** Hex SHA-256. */
+export function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Cuts `bytes` into pieces of varying sizes (as a network or file stream would deliver them). */
+export function piecesOf(
+  bytes: Uint8Array,
+  pieceSizes: readonly number[] = [7, 4096, 65_536, 1000],
+): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  for (let at = 0, i = 0; at < bytes.length; i++) {
+    const size = Math.max(1, pieceSizes[i % pieceSizes.length]!);
+    pieces.push(bytes.slice(at, at + size));
+    at += size;
+  }
+  return pieces;
+}
+
+/** A web ReadableStream over `bytes`, delivered in uneven pieces. */
+export function webStreamOf(bytes: Uint8Array, pieceSizes?: readonly number[]): ReadableStream<Uint8Array> {
+  const pieces = piecesOf(bytes, pieceSizes);
+  return new ReadableStream({
+    pull(controller) {
+      const piece = pieces.shift();
+      if (piece) controller.enqueue(piece);
+      else controller.close();
+    },
+  });
+}
+
+/** An async iterable over `bytes`, delivered in uneven pieces. */
+export async function* iterableOf(
+  bytes: Uint8Array,
+  pieceSizes?: readonly number[],
+): AsyncGenerator<Uint8Array> {
+  for (const piece of piecesOf(bytes, pieceSizes)) yield piece;
+}
+
+/** Every in-memory source kind over the same bytes, with the `size` a stream needs declared. */
+export const SOURCE_KINDS: Record<string, (bytes: Uint8Array) => { source: UploadSource; size?: number }> = {
+  Blob: (bytes) => ({ source: new Blob([bytes as BlobPart]) }),
+  File: (bytes) => ({ source: new File([bytes as BlobPart], "x.pdf", { lastModified: 1 }) }),
+  Uint8Array: (bytes) => ({ source: bytes }),
+  ArrayBuffer: (bytes) => ({ source: bytes.slice().buffer }),
+  DataView: (bytes) => ({ source: new DataView(bytes.slice().buffer) }),
+  ReadableStream: (bytes) => ({ source: webStreamOf(bytes), size: bytes.length }),
+  AsyncIterable: (bytes) => ({ source: iterableOf(bytes), size: bytes.length }),
+};
+
+/** The simulator's record of chunk PUTs for one upload, oldest first. */
+export function chunkPuts(sim: Simulator, uploadId: string) {
+  return sim.control
+    .requests()
+    .filter((r) => r.service === "files" && r.method === "PUT" && r.path === `/v1/uploads/${uploadId}`)
+    .map((r) => ({ range: r.headers["content-range"] ?? "", status: r.status, fault: r.fault?.kind }));
+}
+
+/** What a simulator started in a child process tells about itself. */
+export interface ChildSimulator {
+  baseUrl: string;
+  filesUrl: string;
+  apiKey: string;
+  externalUserId: string;
+  /** Adds a fault through the HTTP control surface. */
+  addFault(spec: Record<string, unknown>): Promise<void>;
+  /** The server-side view of an upload. */
+  upload(uploadId: string): Promise<{ status: string; receivedBytes: number; sha256: string; size: number }>;
+  close(): Promise<void>;
+}
+
+/** Starts a simulator in a child process (see test/fixtures/simulator.mjs). */
+export async function childSimulator(options: SimulatorOptions = {}): Promise<ChildSimulator> {
+  const { spawn } = await import("node:child_process");
+  const { join } = await import("node:path");
+  const child = spawn(
+    process.execPath,
+    [join(import.meta.dirname, "..", "test", "fixtures", "simulator.mjs"), JSON.stringify(options)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (data: Buffer) => {
+      text += data.toString();
+      if (text.includes("\n")) resolve(text.split("\n")[0]!);
+    });
+    child.once("exit", (code) => reject(new Error(`the simulator process exited with ${code}`)));
+  });
+  const info = JSON.parse(line) as {
+    baseUrl: string;
+    filesUrl: string;
+    apiKey: string;
+    externalUserId: string;
+  };
+  const control = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${info.baseUrl}/_sim${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return response.json();
+  };
+  return {
+    ...info,
+    addFault: async (spec) => {
+      await control("POST", "/faults", spec);
+    },
+    upload: (uploadId) => control("GET", `/uploads/${uploadId}`),
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
