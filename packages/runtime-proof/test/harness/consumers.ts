@@ -1,0 +1,88 @@
+/**
+ * What a user of each published package writes first, run in a fresh project where only that package
+ * (and what it declares) is installed. `PROOF_SIM` holds the simulator's endpoints as JSON, for the
+ * packages that talk to the service. Each snippet fails by throwing, which exits the process non-zero.
+ */
+
+/** ESM usage per package name; a publishable package without an entry fails the published-shape test. */
+export const CONSUMER_USAGE: Record<string, string> = {
+  "@promo-review/errors": `
+import assert from "node:assert/strict";
+import { errorFromHttp, NotFoundError, parseRetryAfter } from "@promo-review/errors";
+const error = errorFromHttp({
+  status: 404,
+  headers: new Headers(),
+  body: JSON.stringify({ error: { code: "NOT_FOUND", message: "No such promotion" }, correlationId: "c-1" }),
+});
+assert.ok(error instanceof NotFoundError);
+assert.equal(error.correlationId, "c-1");
+assert.equal(parseRetryAfter("2"), 2000);
+`,
+  "@promo-review/http": `
+import assert from "node:assert/strict";
+import { AuthenticationError } from "@promo-review/errors";
+import { createHttpClient } from "@promo-review/http";
+const sim = JSON.parse(process.env.PROOF_SIM);
+const client = createHttpClient({ baseUrl: sim.baseUrl, credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId } });
+const { data } = await client.request("/v1/channels");
+assert.ok(data.channels.length > 0);
+const bad = createHttpClient({ baseUrl: sim.baseUrl, credentials: { apiKey: "sk_nope", externalUserId: "u" } });
+await assert.rejects(bad.request("/v1/channels"), AuthenticationError);
+`,
+  "@promo-review/rate-budget": `
+import assert from "node:assert/strict";
+import { createRateBudget } from "@promo-review/rate-budget";
+const sim = JSON.parse(process.env.PROOF_SIM);
+const budget = createRateBudget({ baseUrl: sim.baseUrl });
+await budget.acquire({ method: "GET", url: "/v1/channels" });
+const response = await fetch(sim.baseUrl + "/v1/channels", {
+  headers: { authorization: "Bearer " + sim.apiKey, "x-external-user-id": sim.externalUserId },
+});
+assert.equal(response.status, 200);
+budget.close();
+`,
+  "@promo-review/simulator": `
+import assert from "node:assert/strict";
+import { startSimulator } from "@promo-review/simulator";
+const sim = await startSimulator();
+try {
+  const response = await fetch(sim.baseUrl + "/v1/jurisdictions", {
+    headers: { authorization: "Bearer " + sim.apiKey, "x-external-user-id": sim.externalUserId },
+  });
+  assert.equal(response.status, 200);
+  assert.ok((await response.json()).jurisdictions.length > 0);
+} finally {
+  await sim.close();
+}
+`,
+};
+
+/** A function every package's main entry exports, checked through `require()` from CommonJS. */
+export const CJS_EXPORT: Record<string, string> = {
+  "@promo-review/errors": "errorFromHttp",
+  "@promo-review/http": "createHttpClient",
+  "@promo-review/rate-budget": "createRateBudget",
+  "@promo-review/simulator": "startSimulator",
+};
+
+/**
+ * The dependencies each package may declare: DESIGN.md's package table, plus `http`, the shared
+ * plumbing DESIGN.md allows for packages that talk HTTP. A dependency outside this list fails the test.
+ */
+export const ALLOWED_DEPENDENCIES: Record<string, string[]> = {
+  "@promo-review/errors": ["valibot"],
+  "@promo-review/http": ["@promo-review/errors", "ky"],
+  "@promo-review/rate-budget": ["@promo-review/errors", "eventemitter3"],
+  "@promo-review/upload-chunker": ["@promo-review/errors", "@promo-review/http", "ky", "eventemitter3"],
+  "@promo-review/link-capture": ["@promo-review/errors", "@promo-review/http", "ky"],
+  "@promo-review/webhook-verify": ["@promo-review/errors", "valibot", "eventemitter3"],
+  "@promo-review/promotions-core": ["@promo-review/errors", "@promo-review/http", "ky", "valibot"],
+  "@promo-review/simulator": [],
+};
+
+/** What must never arrive with a package, whatever it declares (the promises of issue 9). */
+export const FORBIDDEN_IN_TREE: Record<string, string[]> = {
+  "@promo-review/webhook-verify": ["ky", "@promo-review/upload-chunker", "@promo-review/http"],
+  "@promo-review/upload-chunker": ["@promo-review/webhook-verify", "@promo-review/promotions-core"],
+  "@promo-review/errors": ["ky", "eventemitter3"],
+};

@@ -1,0 +1,74 @@
+/** The workspace's packages as the published-shape tests see them, and the tools they run. */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { PACKAGE_DIR } from "./bundle.ts";
+
+export const ROOT = resolve(PACKAGE_DIR, "..", "..");
+export const PNPM_VERSION = "10.34.9";
+
+/** A package.json as far as these tests read it. */
+export interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  optionalDependencies?: Record<string, string>;
+  exports?: Record<string, unknown>;
+}
+
+export interface WorkspacePackage {
+  /** Folder name under packages/. */
+  dir: string;
+  path: string;
+  manifest: Manifest;
+}
+
+export function readManifest(dir: string): Manifest {
+  return JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest;
+}
+
+/** Every package under packages/ that is not private, i.e. that would be published. */
+export function publishablePackages(): WorkspacePackage[] {
+  const root = join(ROOT, "packages");
+  return readdirSync(root)
+    .filter((dir) => existsSync(join(root, dir, "package.json")))
+    .map((dir) => ({ dir, path: join(root, dir), manifest: readManifest(join(root, dir)) }))
+    .filter((p) => p.manifest.private !== true)
+    .sort((a, b) => a.dir.localeCompare(b.dir));
+}
+
+/** The pnpm that runs this workspace: the one on PATH when it is the pinned version, else through npx. */
+export function pnpmCommand(): [string, string[]] {
+  const onPath = spawnSync("pnpm", ["--version"], { encoding: "utf8" });
+  if (onPath.status === 0 && onPath.stdout.trim() === PNPM_VERSION) return ["pnpm", []];
+  return ["npx", ["-y", `pnpm@${PNPM_VERSION}`]];
+}
+
+/** `pnpm pack` of one package into `destination` (workspace: ranges become real versions); returns the tarball. */
+export function pack(pkg: WorkspacePackage, destination: string): string {
+  const out = join(destination, pkg.dir);
+  mkdirSync(out, { recursive: true });
+  const [command, prefix] = pnpmCommand();
+  execFileSync(command, [...prefix, "pack", "--pack-destination", out], {
+    cwd: pkg.path,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const tarballs = readdirSync(out).filter((f) => f.endsWith(".tgz"));
+  if (tarballs.length !== 1)
+    throw new Error(`pnpm pack of ${pkg.manifest.name} wrote ${tarballs.join(", ")}`);
+  return join(out, tarballs[0]!);
+}
+
+/** The environment for a plain npm run outside the workspace: no npm_config_* inherited from pnpm. */
+export function plainNpmEnv(cache: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^npm_/i.test(key) && !/^pnpm_/i.test(key)) env[key] = value;
+  }
+  env["npm_config_cache"] = cache;
+  return env;
+}

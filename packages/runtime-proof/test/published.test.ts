@@ -1,0 +1,231 @@
+/**
+ * Published shape: every package that would be published passes publint and
+ * @arethetypeswrong/cli, and its `pnpm pack` tarball, installed with plain npm into a fresh project
+ * outside the workspace, works alone and brings only what it declares.
+ *
+ * attw runs with `--profile node16 --ignore-rules cjs-resolves-to-esm`: the node16 profile checks the
+ * `node16` (CommonJS and ESM importers) and `bundler` resolutions and leaves out only `node10`, which
+ * cannot read an exports map. In the CommonJS mode the one rule ignored is "CJS resolves to ESM": attw
+ * (TypeScript 5.6) still calls that an error, but Node >= 20.19 (our engines floor) `require()`s ES
+ * modules, which the runtime tests prove. Every other problem in that mode (no types, wrong format,
+ * failed resolution) still fails, so the types do resolve for a CommonJS `require`.
+ */
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import type { Simulator } from "@promo-review/simulator";
+import { publint } from "publint";
+import { formatMessage } from "publint/utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_DIR } from "./harness/bundle.ts";
+import { ALLOWED_DEPENDENCIES, CJS_EXPORT, CONSUMER_USAGE, FORBIDDEN_IN_TREE } from "./harness/consumers.ts";
+import { endpointsOf, startProofSimulator } from "./harness/simulator.ts";
+import {
+  type Manifest,
+  pack,
+  plainNpmEnv,
+  publishablePackages,
+  ROOT,
+  readManifest,
+} from "./harness/workspace.ts";
+
+const ATTW_FLAGS = ["--profile", "node16", "--ignore-rules", "cjs-resolves-to-esm", "--no-definitely-typed"];
+
+interface AttwReport {
+  analysis: {
+    types: unknown;
+    entrypoints?: Record<
+      string,
+      { subpath: string; resolutions: Record<string, { resolution?: { fileName: string } }> }
+    >;
+    problems?: { kind: string; resolutionKind?: string }[];
+  };
+}
+
+const packages = publishablePackages();
+const ownManifest = readManifest(PACKAGE_DIR);
+// npm's cache is shared between runs, outside the workspace, so installs after the first are offline-fast.
+const NPM_CACHE = join(tmpdir(), "promo-review-proof-npm-cache");
+
+let work: string;
+const tarballs = new Map<string, string>();
+let sim: Simulator;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "promo-review-proof-"));
+  expect(relative(ROOT, work).startsWith("..")).toBe(true);
+  for (const pkg of packages) tarballs.set(pkg.manifest.name, pack(pkg, join(work, "tarballs")));
+  sim = await startProofSimulator();
+});
+
+afterAll(async () => {
+  await sim?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("the set of publishable packages", () => {
+  it("each is a dependency of runtime-proof, so turbo builds it before these tests and every test covers it", () => {
+    const declared = Object.keys(ownManifest.devDependencies ?? {});
+    expect(packages.length).toBeGreaterThanOrEqual(2);
+    expect(packages.map((p) => p.manifest.name).filter((name) => !declared.includes(name))).toEqual([]);
+  });
+});
+
+describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (name, pkg) => {
+  it("passes publint (warnings count as errors)", async () => {
+    const tarball = readFileSync(tarballs.get(name)!);
+    const { messages, pkg: manifest } = await publint({
+      pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) },
+      level: "suggestion",
+      strict: true,
+    });
+    const text = messages.map((m) => `${m.type}: ${formatMessage(m, manifest, { color: false })}`);
+    expect(text).toEqual([]);
+  });
+
+  it("passes @arethetypeswrong/cli: types resolve for node16 (ESM and CommonJS require) and bundler", () => {
+    const result = spawnSync(
+      join(PACKAGE_DIR, "node_modules", ".bin", "attw"),
+      [tarballs.get(name)!, ...ATTW_FLAGS, "--format", "json"],
+      { encoding: "utf8" },
+    );
+    expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
+    const report = JSON.parse(result.stdout) as AttwReport;
+    // attw exits 0 for a package without types at all, so that is checked here.
+    expect(report.analysis.types, "attw found no types in the tarball").not.toBe(false);
+    const entrypoints = Object.values(report.analysis.entrypoints ?? {}).filter(
+      (e) => !e.subpath.endsWith(".json"),
+    );
+    expect(entrypoints.length).toBeGreaterThan(0);
+    for (const entry of entrypoints) {
+      for (const mode of ["node16-cjs", "node16-esm", "bundler"]) {
+        const file = entry.resolutions[mode]?.resolution?.fileName ?? "";
+        expect(file, `${entry.subpath} under ${mode}`).toMatch(/\.d\.(ts|mts|cts)$/);
+      }
+    }
+    // The JSON lists every problem; the accepted one is CommonJS resolving to ESM (see the header).
+    const problems = (report.analysis.problems ?? []).filter(
+      (p) => !(p.kind === "CJSResolvesToESM" || p.resolutionKind === "node10"),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("declares only the dependencies DESIGN.md gives it", () => {
+    const allowed = ALLOWED_DEPENDENCIES[name];
+    const declared = [
+      ...Object.keys(pkg.manifest.dependencies ?? {}),
+      ...Object.entries(pkg.manifest.peerDependencies ?? {})
+        .filter(([peer]) => pkg.manifest.peerDependenciesMeta?.[peer]?.optional !== true)
+        .map(([peer]) => peer),
+    ];
+    if (allowed === undefined)
+      return expect(name, "facade/cli: every dependency is allowed").toMatch(/sdk|cli/);
+    expect(declared.filter((d) => !allowed.includes(d))).toEqual([]);
+  });
+
+  it("installs from its tarball with plain npm outside the workspace, works alone, and brings only its declared tree", async () => {
+    const usage = CONSUMER_USAGE[name];
+    expect(
+      usage,
+      `runtime-proof has no consumer usage for ${name} yet (test/harness/consumers.ts)`,
+    ).toBeDefined();
+    const consumer = join(work, "consumers", pkg.dir);
+    mkdirSync(consumer, { recursive: true });
+    const tgz = (n: string) => `file:${tarballs.get(n)}`;
+    // Workspace dependencies come from their own tarballs (they are not on the registry); every
+    // third-party dependency comes from the default registry.
+    const overrides = Object.fromEntries(
+      [...tarballs.keys()].filter((n) => n !== name).map((n) => [n, tgz(n)] as const),
+    );
+    writeFileSync(
+      join(consumer, "package.json"),
+      JSON.stringify({
+        name: "consumer",
+        private: true,
+        type: "module",
+        dependencies: { [name]: tgz(name) },
+        overrides,
+      }),
+    );
+    const env = plainNpmEnv(NPM_CACHE);
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
+      cwd: consumer,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+
+    // The installed tree is exactly the closure of declared (non-optional) dependencies.
+    const lock = JSON.parse(readFileSync(join(consumer, "node_modules", ".package-lock.json"), "utf8")) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    const installed = new Set(
+      Object.keys(lock.packages).map((key) =>
+        key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length),
+      ),
+    );
+    const closure = new Set<string>();
+    const queue = [name];
+    while (queue.length > 0) {
+      const next = queue.shift()!;
+      if (closure.has(next)) continue;
+      closure.add(next);
+      const manifest = findInstalledManifest(consumer, next);
+      queue.push(...requiredDependencies(manifest));
+    }
+    expect([...installed].sort()).toEqual([...closure].sort());
+    expect([...installed].filter((n) => (FORBIDDEN_IN_TREE[name] ?? []).includes(n))).toEqual([]);
+    if (!name.includes("simulator")) expect(installed.has("@promo-review/simulator")).toBe(false);
+
+    // It works, imported as ESM and required from CommonJS.
+    writeFileSync(join(consumer, "use.mjs"), usage!);
+    writeFileSync(
+      join(consumer, "use.cjs"),
+      `const m = require(${JSON.stringify(name)});\nif (typeof m.${CJS_EXPORT[name]} !== "function") throw new Error("require() lost ${CJS_EXPORT[name]}");\n`,
+    );
+    const runEnv = { ...env, PROOF_SIM: JSON.stringify(endpointsOf(sim)) };
+    // Asynchronously: the simulator answering these scripts runs in this process.
+    for (const file of ["use.mjs", "use.cjs"]) {
+      const result = await runNode(file, consumer, runEnv);
+      expect(result.code, `${file}:\n${result.output}`).toBe(0);
+    }
+  });
+});
+
+/** Runs `node file` without blocking this process's event loop; killed by its pid after 60 s. */
+function runNode(
+  file: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [file], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) process.kill(child.pid, "SIGKILL");
+    }, 60_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, output });
+    });
+  });
+}
+
+function findInstalledManifest(consumer: string, name: string): Manifest {
+  const file = join(consumer, "node_modules", name, "package.json");
+  if (!existsSync(file)) throw new Error(`${name} is declared but not installed at the top of node_modules`);
+  return JSON.parse(readFileSync(file, "utf8")) as Manifest;
+}
+
+function requiredDependencies(manifest: Manifest): string[] {
+  const peers = Object.keys(manifest.peerDependencies ?? {}).filter(
+    (peer) => manifest.peerDependenciesMeta?.[peer]?.optional !== true,
+  );
+  return [...Object.keys(manifest.dependencies ?? {}), ...peers];
+}
