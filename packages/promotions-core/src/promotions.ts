@@ -1,0 +1,253 @@
+/**
+ * The promotions client: every main-API operation, each one correlated (one `X-Correlation-ID` for the
+ * whole operation, its retries and waits included), validated before sending, and retried only where
+ * that cannot duplicate work (see `@promo-review/http`): creation is resent after a 429 or a 409
+ * `upload_not_ready` (both mean "not processed"), never after a failure that may have reached the
+ * service.
+ */
+import type { Credentials, HttpClient, HttpClientOptions, RetryPolicy } from "@promo-review/http";
+import { createHttpClient, newCorrelationId } from "@promo-review/http";
+import { explainAmbiguous } from "./ambiguous.js";
+import { createReferenceData, type ReferenceCacheOptions, type ReferenceData } from "./reference-cache.js";
+import type {
+  CreatePromotionRequest,
+  CreatePromotionResult,
+  Decision,
+  EvaluationStarted,
+  NewVersionRequest,
+  NewVersionResult,
+  OfLatest,
+  OperationOptions,
+  Promotion,
+  SubmitRequest,
+  SubmitResult,
+} from "./types.js";
+import { sendWaitingForUploads, type UploadWaiter } from "./upload-wait.js";
+import { validateCreatePromotion, validateId, validateNewVersion, validateSubmit } from "./validate.js";
+
+/** How to reach the main API, and how careful to be. */
+export interface PromotionsClientOptions {
+  /** The main API's base URL. Needed unless `http` is given. */
+  baseUrl?: string;
+  /** API key and acting user. Needed unless `http` is given (and for `filesUrl`). */
+  credentials?: Credentials;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch;
+  /** ky hooks for every main-API request, e.g. a rate budget's `budget.kyHooks()`. */
+  hooks?: HttpClientOptions["hooks"];
+  /** A ready main-API client (the facade shares one); `baseUrl`, `credentials`, `fetch`, `hooks` then go unused. */
+  http?: HttpClient;
+  /** Per-attempt timeout of main-API requests. Default 30 s. */
+  timeoutMs?: number;
+  /** Retry policy overrides for main-API requests (see `@promo-review/http`). */
+  retry?: Partial<RetryPolicy> | false;
+  /** Check every request body before sending. Default true; only turn off to test the service itself. */
+  validate?: boolean;
+  /** Reference-data caching: a day by default, in memory. */
+  referenceCache?: ReferenceCacheOptions;
+  /**
+   * Waits until uploads are ready, used when creation answers 409 `upload_not_ready` (the facade
+   * injects upload-chunker's). Without it, upload status is read from `filesUrl` when given, else the
+   * request is retried with backoff.
+   */
+  waitForUploads?: UploadWaiter;
+  /** The file service's base URL, to read upload status from while waiting (costs no main-API budget). */
+  filesUrl?: string;
+  /** Longest total wait for uploads that are not ready. Default 120 000 ms. */
+  uploadWaitTimeoutMs?: number;
+  /** Pause between upload-status reads, and first backoff step. Default 500 ms. */
+  uploadPollIntervalMs?: number;
+}
+
+/** Every main-API operation. */
+export interface PromotionsClient {
+  /** Creates a promotion with its first version (POST /v1/promotions). */
+  create(body: CreatePromotionRequest, options?: OperationOptions): Promise<CreatePromotionResult>;
+  /** Reads a promotion: its latest version (wherever it was created), status and version count. */
+  get(promotionId: string, options?: OperationOptions): Promise<Promotion>;
+  /** Adds a version (POST /v1/promotions/{id}/versions). */
+  createVersion(
+    promotionId: string,
+    body: NewVersionRequest,
+    options?: OperationOptions,
+  ): Promise<NewVersionResult>;
+  /** Submits a version for review. A safe retry: a second submit returns the current status. */
+  submit(
+    promotionId: string,
+    versionId: string,
+    body?: SubmitRequest,
+    options?: OperationOptions,
+  ): Promise<SubmitResult>;
+  /** Reads the review decision of any version of the promotion. */
+  decision(promotionId: string, versionId: string, options?: OperationOptions): Promise<Decision>;
+  /** Starts an evaluation (202, status processing); the result comes by the evaluation-completed webhook. */
+  evaluate(promotionId: string, versionId: string, options?: OperationOptions): Promise<EvaluationStarted>;
+  /** Reads the promotion's latest version from the service and submits it. */
+  submitLatest(
+    promotionId: string,
+    body?: SubmitRequest,
+    options?: OperationOptions,
+  ): Promise<SubmitResult & OfLatest>;
+  /** Reads the promotion's latest version from the service and reads its decision. */
+  decisionOfLatest(promotionId: string, options?: OperationOptions): Promise<Decision & OfLatest>;
+  /** Reference data, cached (a day by default). */
+  reference: ReferenceData;
+  /** The main-API client in use. */
+  http: HttpClient;
+}
+
+function mainClient(options: PromotionsClientOptions): HttpClient {
+  if (options.http) return options.http;
+  if (!options.baseUrl || !options.credentials) {
+    throw new TypeError("createPromotionsClient needs `http`, or `baseUrl` and `credentials`");
+  }
+  return createHttpClient({
+    baseUrl: options.baseUrl,
+    credentials: options.credentials,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.retry !== undefined ? { retry: options.retry } : {}),
+  });
+}
+
+function filesClient(options: PromotionsClientOptions): HttpClient | undefined {
+  if (!options.filesUrl || !options.credentials) return undefined;
+  return createHttpClient({
+    baseUrl: options.filesUrl,
+    credentials: options.credentials,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
+
+const path = (...segments: string[]) => segments.map((s) => encodeURIComponent(s)).join("/");
+
+/**
+ * Creates the promotions client. Credentials are checked now; nothing is sent until an operation is
+ * called, and no timer runs between operations.
+ */
+export function createPromotionsClient(options: PromotionsClientOptions): PromotionsClient {
+  const http = mainClient(options);
+  const validate = options.validate ?? true;
+  const uploadWait = {
+    waitForUploads: options.waitForUploads,
+    files: options.waitForUploads ? undefined : filesClient(options),
+    timeoutMs: options.uploadWaitTimeoutMs ?? 120_000,
+    intervalMs: options.uploadPollIntervalMs ?? 500,
+  };
+
+  async function call<T>(
+    url: string,
+    init: { method?: string; json?: unknown; idempotent?: boolean },
+    op: OperationOptions & { correlationId: string },
+  ): Promise<T & { correlationId: string }> {
+    const { data, correlationId } = await http.request<T>(url, {
+      ...init,
+      correlationId: op.correlationId,
+      ...(op.signal ? { signal: op.signal } : {}),
+    });
+    // Unknown fields are kept: the body is spread as sent, with the correlation id added.
+    return { ...(data as T), correlationId };
+  }
+
+  /** A non-idempotent POST that may meet 409 upload_not_ready: waited out, never resent blindly. */
+  async function postWaitingForUploads<T>(url: string, json: unknown, what: string, op: OperationOptions) {
+    const correlationId = op.correlationId ?? newCorrelationId();
+    try {
+      return await sendWaitingForUploads(
+        () => call<T>(url, { method: "POST", json }, { ...op, correlationId }),
+        uploadWait,
+        op.signal,
+      );
+    } catch (error) {
+      throw explainAmbiguous(error, what, correlationId);
+    }
+  }
+
+  const withId = (op: OperationOptions = {}) => ({
+    ...op,
+    correlationId: op.correlationId ?? newCorrelationId(),
+  });
+
+  const client: PromotionsClient = {
+    http,
+    // Every operation is async, so a local refusal is a rejected promise like any other failure.
+    reference: createReferenceData(http, options.referenceCache),
+
+    async create(body, op = {}) {
+      const sent = validate ? validateCreatePromotion(body) : body;
+      const data = await postWaitingForUploads<CreatePromotionResult>(
+        "/v1/promotions",
+        sent,
+        "The promotion",
+        op,
+      );
+      // The spec's response variants: tags may be missing or empty, publicId may be absent.
+      return { ...data, metadata: data.metadata ?? {}, tags: Array.isArray(data.tags) ? data.tags : [] };
+    },
+
+    async get(promotionId, op) {
+      validateId(promotionId, "promotionId");
+      return call<Promotion>(`/v1/promotions/${path(promotionId)}`, {}, withId(op));
+    },
+
+    async createVersion(promotionId, body, op = {}) {
+      validateId(promotionId, "promotionId");
+      const sent = validate ? validateNewVersion(body) : body;
+      return postWaitingForUploads<NewVersionResult>(
+        `/v1/promotions/${path(promotionId)}/versions`,
+        sent,
+        "The new version",
+        op,
+      );
+    },
+
+    async submit(promotionId, versionId, body = {}, op) {
+      validateId(promotionId, "promotionId");
+      validateId(versionId, "versionId");
+      const sent = validate ? validateSubmit(body) : body;
+      // The service documents submit as a safe retry, so it is retried like a GET.
+      return call<SubmitResult>(
+        `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/submit`,
+        { method: "POST", json: sent, idempotent: true },
+        withId(op),
+      );
+    },
+
+    async decision(promotionId, versionId, op) {
+      validateId(promotionId, "promotionId");
+      validateId(versionId, "versionId");
+      return call<Decision>(
+        `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/decision`,
+        {},
+        withId(op),
+      );
+    },
+
+    async evaluate(promotionId, versionId, op) {
+      validateId(promotionId, "promotionId");
+      validateId(versionId, "versionId");
+      return call<EvaluationStarted>(
+        `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/evaluate`,
+        { method: "POST" },
+        withId(op),
+      );
+    },
+
+    // Versions are also created in the web application, so "latest" is always read from the service.
+    async submitLatest(promotionId, body = {}, op) {
+      const one = withId(op);
+      const promotion = await client.get(promotionId, one);
+      const result = await client.submit(promotionId, promotion.latestVersionId, body, one);
+      return { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
+    },
+
+    async decisionOfLatest(promotionId, op) {
+      const one = withId(op);
+      const promotion = await client.get(promotionId, one);
+      const result = await client.decision(promotionId, promotion.latestVersionId, one);
+      return { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
+    },
+  };
+  return client;
+}

@@ -1,0 +1,103 @@
+import { type Simulator, startSimulator } from "@promo-review/simulator";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type CachedReference, memoryReferenceStore, type ReferenceStore } from "./reference-cache.js";
+import { clientFor, requestsTo } from "./test-sim.js";
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ mainApiLimit: 100_000, seed: 7 });
+});
+afterAll(() => sim.close());
+beforeEach(async () => {
+  await sim.control.reset();
+});
+
+const reads = (path: string) => requestsTo(sim, "GET", path).length;
+
+describe("reference data: the four lists, typed, under their own names", () => {
+  it("lists channels, jurisdictions, products and target markets", async () => {
+    const { reference } = clientFor(sim);
+    const channels = await reference.channels();
+    expect(channels.channels.map((c) => c.id)).toEqual(sim.reference.channels.map((c) => c.id));
+    expect(channels.fromCache).toBe(false);
+    expect(channels.correlationId).toBe(requestsTo(sim, "GET", "/v1/channels")[0]!.correlationId);
+    const jurisdictions = await reference.jurisdictions();
+    expect(jurisdictions.jurisdictions[0]).toMatchObject({
+      countryCode: sim.reference.jurisdictions[0]!.countryCode,
+    });
+    expect((await reference.products()).products).toEqual(sim.reference.products);
+    expect((await reference.targetMarkets()).targetMarkets).toEqual(sim.reference.targetMarkets);
+  });
+});
+
+describe("reference data is cached for a day: one request per list per day", () => {
+  it("serves a day's reads from one request, concurrent reads included", async () => {
+    let now = 1_000_000;
+    const { reference } = clientFor(sim, { referenceCache: { now: () => now } });
+    await Promise.all([reference.channels(), reference.channels(), reference.channels()]);
+    now += 86_400_000 - 1;
+    const cached = await reference.channels();
+    expect(cached.fromCache).toBe(true);
+    expect(reads("/v1/channels")).toBe(1);
+    now += 1;
+    expect((await reference.channels()).fromCache).toBe(false);
+    expect(reads("/v1/channels")).toBe(2);
+  });
+  it("takes a configured lifetime", async () => {
+    let now = 0;
+    const { reference } = clientFor(sim, { referenceCache: { ttlMs: 1000, now: () => now } });
+    await reference.jurisdictions();
+    now = 999;
+    await reference.jurisdictions();
+    now = 1000;
+    await reference.jurisdictions();
+    expect(reads("/v1/jurisdictions")).toBe(2);
+  });
+  it("refreshes on demand, all lists or the named ones", async () => {
+    const { reference } = clientFor(sim);
+    await reference.products();
+    await reference.refresh(["products"]);
+    expect(reads("/v1/products")).toBe(2);
+    expect((await reference.products()).fromCache).toBe(true);
+    await reference.refresh();
+    for (const path of ["/v1/channels", "/v1/jurisdictions", "/v1/target-markets"])
+      expect(reads(path)).toBe(1);
+    expect(reads("/v1/products")).toBe(3);
+  });
+});
+
+describe("reference data: a pluggable store, shared by clients, keyed by base URL", () => {
+  it("lets a second client use what the first fetched", async () => {
+    const map = new Map<string, CachedReference>();
+    const store: ReferenceStore = {
+      get: async (key) => map.get(key),
+      set: async (key, value) => {
+        map.set(key, structuredClone(value));
+      },
+      delete: async (key) => {
+        map.delete(key);
+      },
+    };
+    await clientFor(sim, { referenceCache: { store } }).reference.channels();
+    const second = await clientFor(sim, { referenceCache: { store } }).reference.channels();
+    expect(second.fromCache).toBe(true);
+    expect(reads("/v1/channels")).toBe(1);
+    expect([...map.keys()]).toEqual([`promo-review:reference:${sim.baseUrl}:channels`]);
+  });
+  it("reads a list at a configured path, found as the only array in the body", async () => {
+    const store = memoryReferenceStore();
+    const fetchOther = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      return url.endsWith("/v2/markets")
+        ? new Response(JSON.stringify({ items: [{ id: "m1" }], correlationId: "c-1" }), {
+            headers: { "content-type": "application/json" },
+          })
+        : fetch(input, init);
+    };
+    const { reference } = clientFor(sim, {
+      fetch: fetchOther as typeof fetch,
+      referenceCache: { store, paths: { targetMarkets: "/v2/markets" } },
+    });
+    expect((await reference.targetMarkets()).targetMarkets).toEqual([{ id: "m1" }]);
+  });
+});
