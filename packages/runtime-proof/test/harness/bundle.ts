@@ -5,13 +5,27 @@
  * Chromium get a single self-contained bundle, as a Worker or a web page would be built, with the
  * conditions their tool chains use; a Node built-in anywhere in it fails the build.
  */
-import { mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { build } from "esbuild";
 
 export type Runtime = "node-esm" | "node-cjs" | "deno" | "bun" | "workerd" | "chromium";
 
-export const PACKAGE_DIR = resolve(import.meta.dirname, "..", "..");
+/** This package's folder, found upward from this module (which also runs compiled into `.proof/`). */
+export const PACKAGE_DIR = findPackageDir(import.meta.dirname);
+
+function findPackageDir(start: string): string {
+  for (let dir = start; dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (
+      existsSync(manifest) &&
+      JSON.parse(readFileSync(manifest, "utf8")).name === "@promo-review/runtime-proof"
+    ) {
+      return dir;
+    }
+  }
+  throw new Error(`no @promo-review/runtime-proof package above ${start}`);
+}
 export const SCENARIO_DIR = join(PACKAGE_DIR, "scenarios");
 export const OUT_DIR = join(PACKAGE_DIR, ".proof");
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// `pnpm bench` for runtime-proof: measures the bundle sizes (ours with budgets, and the peers a user
+// would pick instead, in the same run) and writes the table to bench/results/bundle-sizes.md at the
+// repository root, where scripts/bench-report.mjs collects it. The measuring code is the test's own
+// (test/harness/sizes.ts), compiled here with esbuild because Node 20 does not run TypeScript.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+const here = import.meta.dirname;
+const out = join(here, "..", ".proof", "sizes.mjs");
+await build({
+  entryPoints: [join(here, "..", "test", "harness", "sizes.ts")],
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  packages: "external",
+  outfile: out,
+  logLevel: "silent",
+});
+const { measureAll, sizeTable } = await import(pathToFileURL(out).href);
+const results = await measureAll();
+const table = sizeTable(results);
+const markdown = `# Bundle sizes
+
+What a user's bundler ships: esbuild ${(await import("esbuild")).version}, browser platform, ESM,
+minified, then gzip level 9; 1 KB = 1024 bytes. "ours" rows carry the budgets of issue 9 (enforced by
+runtime-proof's tests); "tree-shaken" rows import one small export; "peer" rows are the packages a user
+would pick instead, measured in the same run.
+
+${table}`;
+const resultsDir = join(here, "..", "..", "..", "bench", "results");
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(join(resultsDir, "bundle-sizes.md"), markdown);
+console.log(markdown);

@@ -1,0 +1,41 @@
+/**
+ * Bundle budgets, minified and gzipped with esbuild, with tree-shaking checks, printed beside the
+ * peers a user would pick instead.
+ */
+import { describe, expect, it } from "vitest";
+import { measureAll, OUR_TARGETS, REPORTED_OVER_BUDGET, sizeTable } from "./harness/sizes.ts";
+
+describe("bundle sizes", () => {
+  it("every package is within its budget, and one small export pulls far less than the whole", async () => {
+    const results = await measureAll();
+    console.log(`\n${sizeTable(results)}`);
+    const ours = results.filter((r) => r.kind !== "peer");
+    expect(ours.filter((r) => r.error !== undefined)).toEqual([]);
+    for (const r of ours.filter((r) => r.budget !== undefined)) {
+      const message = `${r.label}: ${r.gzipped} bytes min+gzip, budget ${r.budget}`;
+      if (REPORTED_OVER_BUDGET[r.label] !== undefined) {
+        console.warn(
+          `\n!!! runtime-proof: ${r.label} is OVER its bundle budget (reported: ${REPORTED_OVER_BUDGET[r.label]}) !!!\n`,
+        );
+        // Still over: once fixed this fails, so the entry is removed and the budget enforced.
+        expect(
+          r.gzipped,
+          `${message}: now within budget, remove it from REPORTED_OVER_BUDGET`,
+        ).toBeGreaterThan(r.budget!);
+      } else {
+        expect(r.gzipped, message).toBeLessThanOrEqual(r.budget!);
+      }
+    }
+    // Tree shaking: a single small export is at most a third of the whole package.
+    for (const shaken of ours.filter((r) => r.kind === "tree-shaken")) {
+      const whole = ours.find((r) => shaken.label.startsWith(`${r.label}:`));
+      expect(whole, shaken.label).toBeDefined();
+      expect(shaken.gzipped!, `${shaken.label} vs the whole package`).toBeLessThanOrEqual(
+        whole!.gzipped! / 3,
+      );
+    }
+    // The peers were measured in the same run (a peer that does not bundle is reported, not hidden).
+    expect(results.filter((r) => r.kind === "peer").length).toBe(5);
+    expect(OUR_TARGETS.length).toBeGreaterThan(0);
+  });
+});
