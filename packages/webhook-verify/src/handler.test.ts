@@ -133,7 +133,11 @@ describe("the Fetch handler answers 2xx only after the handler succeeds", () => 
   });
 
   it("answers 405 to other methods and 413 to bodies over the limit, declared or streamed", async () => {
-    const handle = make().handler(() => {}, { maxBodyBytes: 100 });
+    const refused: string[] = [];
+    const handle = make().handler(() => {}, {
+      maxBodyBytes: 100,
+      onRefused: (error) => refused.push(error.reason),
+    });
     expect((await handle(new Request("http://localhost/", { method: "GET" }))).status).toBe(405);
     const { headers } = await signed(nodeEntry, body);
     expect((await handle(post({ ...headers, "content-length": "5000" }))).status).toBe(413);
@@ -152,6 +156,7 @@ describe("the Fetch handler answers 2xx only after the handler succeeds", () => 
     expect((await handle(streamed)).status).toBe(413);
     const empty = new Request("http://localhost/", { method: "POST", headers });
     expect((await handle(empty)).status).toBe(400);
+    expect(refused).toEqual(["body_too_large", "body_too_large", "bad_signature"]);
   });
 
   it("reports a store failure through onError (console.error by default) and answers 500", async () => {

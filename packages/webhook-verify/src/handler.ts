@@ -5,6 +5,7 @@ import {
   type HandlerOptions,
   type Receiver,
   receive,
+  tooLarge,
   type WebhookHandlerFn,
 } from "./receive.js";
 
@@ -43,9 +44,10 @@ export function fetchHandler(
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return async (request) => {
     if (request.method !== "POST") return respond(ANSWERS.methodNotAllowed);
-    if (declaredTooLarge(request.headers.get("content-length"), maxBytes)) return respond(ANSWERS.tooLarge);
+    if (declaredTooLarge(request.headers.get("content-length"), maxBytes))
+      return respond(tooLarge(options, maxBytes));
     const body = await readLimited(request, maxBytes);
-    if (!body) return respond(ANSWERS.tooLarge);
+    if (!body) return respond(tooLarge(options, maxBytes));
     return respond(await receive(receiver, { headers: request.headers, body }, fn, options));
   };
 }

@@ -5,6 +5,7 @@ import {
   type HandlerOptions,
   type Receiver,
   receive,
+  tooLarge,
   type WebhookHandlerFn,
 } from "./receive.js";
 
@@ -66,7 +67,7 @@ export function nodeHandler(
   return async (req, res) => {
     if (req.method !== undefined && req.method !== "POST") return send(res, ANSWERS.methodNotAllowed);
     if (declaredTooLarge(req.headers["content-length"] as string | undefined, maxBytes)) {
-      return send(res, ANSWERS.tooLarge);
+      return send(res, tooLarge(options, maxBytes));
     }
     let body: unknown;
     if (isRaw(req.rawBody)) body = req.rawBody;
@@ -74,7 +75,7 @@ export function nodeHandler(
     // A parser that did not match the content type leaves `{}` in req.body and the stream unread.
     else if (req.readableEnded !== true) body = await readLimited(req, maxBytes);
     else body = req.body;
-    if (body === undefined) return send(res, ANSWERS.tooLarge);
+    if (body === undefined) return send(res, tooLarge(options, maxBytes));
     send(res, await receive(receiver, { headers: req.headers, body: body as Uint8Array }, fn, options));
   };
 }

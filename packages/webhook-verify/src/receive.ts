@@ -1,5 +1,6 @@
 import { WebhookVerificationError } from "@promo-review/errors";
 import type { WebhookEvent } from "./payload.js";
+import { refuse } from "./refuse.js";
 import type { VerifiedDelivery, VerifierCore, WebhookInput } from "./verify.js";
 
 /** What a handler does with a verified event; a throw (or rejection) makes the sender retry. */
@@ -100,4 +101,10 @@ export async function receive(
   } finally {
     receiver.inFlight.delete(delivery.id);
   }
+}
+
+/** The 413 answer, after telling `onRefused` (a body over the limit is refused before any check). */
+export function tooLarge(options: HandlerOptions, maxBytes: number): Answer {
+  options.onRefused?.(refuse("body_too_large", `The body exceeds maxBodyBytes (${maxBytes} bytes)`));
+  return ANSWERS.tooLarge;
 }
