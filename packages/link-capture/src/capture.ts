@@ -1,0 +1,214 @@
+/**
+ * Link capture (POST /v1/links): a generic URL is screenshotted synchronously (201, may take two
+ * minutes, so the request timeout is generous); a design-tool frame or a cloud-drive file is imported
+ * asynchronously (202 with a `statusUrl` to poll). One correlation id covers the capture and every
+ * poll. The POST is never resent after a failure that may have reached the service (it could have
+ * started a capture); a 429 is resent after its `Retry-After`, as it was not processed.
+ */
+import { localValidationError, PromoReviewError } from "@promo-review/errors";
+import {
+  type Credentials,
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+  newCorrelationId,
+} from "@promo-review/http";
+import { explainCaptureError } from "./explain.js";
+import { type DesignFrame, discoverFrames, type FrameDiscovery, frameTooLarge } from "./frames.js";
+import { linkKind, nodeIdOf, parseLink } from "./link-kind.js";
+import { ImportPoll, type PollPacing } from "./poll.js";
+import type { CaptureResult, FileFormat, ImportPollState, WaitOptions } from "./types.js";
+
+/** How to reach the main API, and how patient to be. */
+export interface LinkCaptureOptions {
+  /** The main API's base URL. Needed unless `http` is given. */
+  baseUrl?: string;
+  /** API key and acting user. Needed unless `http` is given. */
+  credentials?: Credentials;
+  fetch?: typeof fetch;
+  /** ky hooks, e.g. a rate budget's `budget.kyHooks()` (which knows the 10 per minute link budget). */
+  hooks?: HttpClientOptions["hooks"];
+  /** A ready main-API client (the facade shares one). */
+  http?: HttpClient;
+  /** Timeout of the capture request: a generic capture may take two minutes. Default 150 000 ms. */
+  captureTimeoutMs?: number;
+  /** First pause between status polls. Default 2000 ms ("every few seconds"). */
+  pollIntervalMs?: number;
+  /** Longest pause between status polls, reached by backing off. Default 10 000 ms. */
+  maxPollIntervalMs?: number;
+  /** How long an import is polled before a `TimeoutError`. Default 600 000 ms. */
+  pollTimeoutMs?: number;
+  /** Timeout of one status poll. Default 30 000 ms. */
+  pollRequestTimeoutMs?: number;
+}
+
+/** Options of one capture. */
+export interface CaptureOptions extends WaitOptions {
+  /** The frame of a design-tool link (else the link's `node-id`, else `chooseFrame`). */
+  designFrameId?: string;
+  /**
+   * Picks a frame from discovery when a design link names none: return its id (or the frame), or
+   * undefined to give up. A frame known to be over about 6 megapixels is refused before the import.
+   */
+  chooseFrame?: (
+    frames: DesignFrame[],
+  ) => string | DesignFrame | undefined | Promise<string | DesignFrame | undefined>;
+  /** Sent as `X-Correlation-ID` on the capture and every poll; a fresh one when absent. */
+  correlationId?: string;
+  /** Overrides the client's `pollTimeoutMs` for this import. */
+  pollTimeoutMs?: number;
+}
+
+/** Link capture. */
+export interface LinkCapture {
+  /** Captures a link and, for an import, polls until it completes. Returns the upload id and format to use. */
+  capture(url: string, options?: CaptureOptions): Promise<CaptureResult>;
+  /** Sends the capture and returns the poll without waiting (a generic capture's poll is already done). */
+  startImport(url: string, options?: Omit<CaptureOptions, "onStatus">): Promise<ImportPoll>;
+  /** Carries on a poll saved with `poll.toJSON()`; `pollTimeoutMs` sets a new deadline from now. */
+  resumePoll(state: ImportPollState, options?: { pollTimeoutMs?: number }): ImportPoll;
+  /** Lists the frames of a design file (POST /v1/links/design/frames). */
+  discoverFrames(
+    url: string,
+    options?: { signal?: AbortSignal; correlationId?: string },
+  ): Promise<FrameDiscovery>;
+  /** The main-API client in use. */
+  http: HttpClient;
+}
+
+type CaptureBody = { uploadId?: unknown; statusUrl?: unknown; fileFormat?: unknown; source?: unknown };
+
+function mainClient(options: LinkCaptureOptions): HttpClient {
+  if (options.http) return options.http;
+  if (!options.baseUrl || !options.credentials) {
+    throw new TypeError("createLinkCapture needs `http`, or `baseUrl` and `credentials`");
+  }
+  return createHttpClient({
+    baseUrl: options.baseUrl,
+    credentials: options.credentials,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+  });
+}
+
+/** Creates link capture over the main API. Nothing is sent until a method is called. */
+export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
+  const http = mainClient(options);
+  const captureTimeoutMs = options.captureTimeoutMs ?? 150_000;
+  const pollIntervalMs = options.pollIntervalMs ?? 2000;
+  const pollTimeoutMs = options.pollTimeoutMs ?? 600_000;
+  const pacing: PollPacing = {
+    maxIntervalMs: Math.max(pollIntervalMs, options.maxPollIntervalMs ?? 10_000),
+    factor: 1.5,
+    requestTimeoutMs: options.pollRequestTimeoutMs ?? 30_000,
+  };
+
+  /** The frame to send for a design link, found from the options, the link, or discovery. */
+  async function frameFor(
+    url: string,
+    link: URL,
+    o: CaptureOptions,
+    correlationId: string,
+  ): Promise<string | undefined> {
+    if (o.designFrameId !== undefined || nodeIdOf(link) !== undefined) return o.designFrameId;
+    if (o.chooseFrame) {
+      const { frames } = await discoverFrames(http, url, {
+        correlationId,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+      const chosen = await o.chooseFrame(frames);
+      const frame = typeof chosen === "string" ? frames.find((f) => f.id === chosen) : chosen;
+      if (frame && !frame.importable) throw frameTooLarge(frame);
+      const id = typeof chosen === "string" ? chosen : chosen?.id;
+      if (id !== undefined) return id;
+    }
+    throw localValidationError(
+      [
+        {
+          field: "designFrameId",
+          message:
+            "a design-tool link needs a frame: pass designFrameId, use a link with a node-id parameter, or pass chooseFrame (frame discovery)",
+        },
+      ],
+      "No design frame identified",
+    );
+  }
+
+  async function start(url: string, o: CaptureOptions = {}): Promise<ImportPoll> {
+    const link = parseLink(url);
+    const design = linkKind(link) === "design";
+    const correlationId = o.correlationId ?? newCorrelationId();
+    const designFrameId = design ? await frameFor(url, link, o, correlationId) : o.designFrameId;
+    let answer: { data: CaptureBody; correlationId: string };
+    try {
+      answer = await http.request<CaptureBody>("/v1/links", {
+        method: "POST",
+        // The link is sent exactly as given: its node-id, if any, is the service's to read.
+        json: { url, ...(designFrameId !== undefined ? { designFrameId } : {}) },
+        correlationId,
+        timeoutMs: captureTimeoutMs,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+    } catch (error) {
+      throw explainCaptureError(error, url);
+    }
+    const data = answer.data ?? {};
+    if (typeof data.uploadId !== "string") {
+      throw new PromoReviewError({
+        code: "UNEXPECTED_RESPONSE",
+        message: "The capture answer carried no uploadId",
+        correlationId: answer.correlationId,
+      });
+    }
+    const fileFormat = typeof data.fileFormat === "string" ? (data.fileFormat as FileFormat) : undefined;
+    const source = typeof data.source === "string" ? data.source : undefined;
+    const state: ImportPollState = {
+      statusUrl: typeof data.statusUrl === "string" ? data.statusUrl : "",
+      uploadId: data.uploadId,
+      ...(fileFormat ? { fileFormat } : {}),
+      ...(source ? { source } : {}),
+      design,
+      attempts: 0,
+      deadline: Date.now() + (o.pollTimeoutMs ?? pollTimeoutMs),
+      correlationId: answer.correlationId,
+      intervalMs: pollIntervalMs,
+    };
+    o.onStatus?.({
+      type: "accepted",
+      uploadId: data.uploadId,
+      ...(state.statusUrl ? { statusUrl: state.statusUrl } : {}),
+      correlationId: answer.correlationId,
+    });
+    if (!state.statusUrl) {
+      // A generic capture: the screenshot is ready, and always an image.
+      state.result = {
+        uploadId: data.uploadId,
+        fileFormat: fileFormat ?? "image",
+        ...(source ? { source } : {}),
+        correlationId: answer.correlationId,
+      };
+    }
+    return new ImportPoll(http, state, pacing);
+  }
+
+  return {
+    http,
+    async capture(url, o = {}) {
+      const poll = await start(url, o);
+      if (poll.result) {
+        o.onStatus?.({ type: "completed", result: poll.result });
+        return poll.result;
+      }
+      return poll.wait(o);
+    },
+    startImport: (url, o) => start(url, o),
+    resumePoll(state, o = {}) {
+      const deadline = o.pollTimeoutMs === undefined ? state.deadline : Date.now() + o.pollTimeoutMs;
+      return new ImportPoll(http, { ...state, deadline }, pacing);
+    },
+    discoverFrames(url, o) {
+      parseLink(url);
+      return discoverFrames(http, url, o);
+    },
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * Polling an import's `statusUrl`. The URL is used exactly as returned: resolved against the base URL
+ * when relative, with its query (a signature, percent-encoded) sent byte for byte, because the service
+ * needs it to find the import. Polls come every few seconds, slowing down while nothing changes; a 429
+ * waits its `Retry-After` (polls spend the shared main-API budget); a 5xx or a broken connection is
+ * retried (a poll changes nothing). An overall deadline and the caller's signal end it, with distinct
+ * errors, and the state can be saved (`toJSON`) and resumed elsewhere.
+ */
+import { PromoReviewError, RateLimitError, TimeoutError } from "@promo-review/errors";
+import { DEFAULT_RETRY, type HttpClient, isSafeToRetry, retryDelay, sleep } from "@promo-review/http";
+import { explainCaptureError } from "./explain.js";
+import type { CaptureResult, ImportPollState, WaitOptions } from "./types.js";
+
+/** How polls are paced. */
+export interface PollPacing {
+  /** Longest pause between polls while the import is processing. */
+  maxIntervalMs: number;
+  /** Each unchanged poll multiplies the pause by this. */
+  factor: number;
+  /** Per-request timeout of a poll. */
+  requestTimeoutMs: number;
+}
+
+/** Import statuses that mean it will never complete (the spec shows only `completed`; see docs/gaps.md). */
+const FAILED = new Set(["failed", "error", "cancelled", "canceled", "expired"]);
+
+type StatusBody = {
+  status?: unknown;
+  finalUploadId?: unknown;
+  fileFormat?: unknown;
+  [field: string]: unknown;
+};
+
+function unexpected(message: string, correlationId: string): PromoReviewError {
+  return new PromoReviewError({ code: "UNEXPECTED_RESPONSE", message, correlationId });
+}
+
+/** One import being polled. Made by `links.startImport()` or `links.resumePoll()`. */
+export class ImportPoll {
+  readonly #http: HttpClient;
+  readonly #pacing: PollPacing;
+  readonly #state: ImportPollState;
+  #running: Promise<CaptureResult> | undefined;
+
+  /** @internal Use `links.startImport()` or `links.resumePoll()`. */
+  constructor(http: HttpClient, state: ImportPollState, pacing: PollPacing) {
+    this.#http = http;
+    this.#state = { ...state };
+    this.#pacing = pacing;
+  }
+
+  /** Whether the import has finished and {@link result} is set. */
+  get done(): boolean {
+    return this.#state.result !== undefined;
+  }
+
+  /** The result once finished. */
+  get result(): CaptureResult | undefined {
+    return this.#state.result;
+  }
+
+  /** The state to save: plain JSON; pass it to `links.resumePoll()` to carry on. */
+  toJSON(): ImportPollState {
+    return structuredClone(this.#state);
+  }
+
+  /**
+   * Polls until the import completes and returns the upload id and format to create the promotion
+   * with. Rejects with a `TimeoutError` at the deadline (the import may still complete: save the state
+   * and resume), an `AbortError` when `signal` fires, or the service's error.
+   */
+  wait(options: WaitOptions = {}): Promise<CaptureResult> {
+    if (this.#state.result) return Promise.resolve(this.#state.result);
+    this.#running ??= this.#loop(options).finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    // Never sleep past the deadline: the loop then ends with the timeout at the right moment.
+    await sleep(Math.max(0, Math.min(ms, this.#state.deadline - Date.now())), signal);
+  }
+
+  async #loop({ signal, onStatus }: WaitOptions): Promise<CaptureResult> {
+    const state = this.#state;
+    let failures = 0;
+    for (;;) {
+      if (Date.now() >= state.deadline) throw this.#timeout();
+      state.attempts++;
+      let body: StatusBody | undefined;
+      try {
+        const answer = await this.#http.request<StatusBody>(state.statusUrl, {
+          correlationId: state.correlationId,
+          retry: false,
+          timeoutMs: this.#pacing.requestTimeoutMs,
+          ...(signal ? { signal } : {}),
+        });
+        body = answer.data;
+        failures = 0;
+      } catch (error) {
+        const typed = error as PromoReviewError;
+        if (error instanceof RateLimitError) {
+          const delayMs = error.retryAfterMs ?? state.intervalMs;
+          onStatus?.({ type: "throttled", attempts: state.attempts, delayMs, error });
+          await this.#pause(delayMs, signal);
+          continue;
+        }
+        if (!(error instanceof PromoReviewError) || !isSafeToRetry(typed, true, DEFAULT_RETRY)) {
+          throw explainCaptureError(error, state.statusUrl);
+        }
+        failures++;
+        const delayMs = Math.max(retryDelay(typed, failures, DEFAULT_RETRY), state.intervalMs);
+        onStatus?.({ type: "retrying", attempts: state.attempts, delayMs, error: typed });
+        await this.#pause(delayMs, signal);
+        continue;
+      }
+      const status = typeof body?.status === "string" ? body.status : "unknown";
+      if (status === "completed") {
+        state.result = this.#completed(body ?? {});
+        onStatus?.({ type: "completed", result: state.result });
+        return state.result;
+      }
+      if (FAILED.has(status)) {
+        throw new PromoReviewError({
+          code: "IMPORT_FAILED",
+          message: `The link import ended with status "${status}"; capture the link again`,
+          correlationId: state.correlationId,
+        });
+      }
+      const nextPollInMs = state.intervalMs;
+      onStatus?.({ type: "status", status, attempts: state.attempts, nextPollInMs });
+      state.intervalMs = Math.min(
+        this.#pacing.maxIntervalMs,
+        Math.round(state.intervalMs * this.#pacing.factor),
+      );
+      await this.#pause(nextPollInMs, signal);
+    }
+  }
+
+  #completed(body: StatusBody): CaptureResult {
+    const state = this.#state;
+    if (typeof body.finalUploadId !== "string") {
+      throw unexpected("The import completed without a finalUploadId", state.correlationId);
+    }
+    const fileFormat =
+      (typeof body.fileFormat === "string" ? body.fileFormat : undefined) ??
+      state.fileFormat ??
+      (state.design ? "image" : undefined);
+    if (fileFormat === undefined) {
+      throw unexpected(
+        "The import completed but the service named no fileFormat for the file",
+        state.correlationId,
+      );
+    }
+    return {
+      uploadId: body.finalUploadId,
+      fileFormat,
+      ...(state.source ? { source: state.source } : {}),
+      correlationId: state.correlationId,
+      importUploadId: state.uploadId,
+      attempts: state.attempts,
+    };
+  }
+
+  #timeout(): TimeoutError {
+    return new TimeoutError({
+      code: "TIMEOUT",
+      message:
+        `The link import had not completed by its deadline (${this.#state.attempts} polls); it may still ` +
+        "complete: save poll.toJSON() and resume it with links.resumePoll(state, { pollTimeoutMs })",
+      correlationId: this.#state.correlationId,
+      mayHaveReachedServer: true,
+    });
+  }
+}
