@@ -154,20 +154,15 @@ describe("409 upload_not_ready: waited out, then sent again with the same correl
     await expect(pending).rejects.toBeInstanceOf(AbortError);
   });
   it("ends with a ConflictError when the file service reports the upload failed", async () => {
-    const uploadId = await startUpload(sim, { send: false });
-    // A file service that reports the upload failed (the simulator has no control for that state).
-    const files = async (input: RequestInfo | URL, init?: RequestInit) =>
-      String(input instanceof Request ? input.url : input).startsWith(sim.filesUrl)
-        ? new Response(JSON.stringify({ uploadId, status: "failed", correlationId: "c" }), {
-            headers: { "content-type": "application/json" },
-          })
-        : fetch(input, init);
-    const promotions = clientFor(sim, { filesUrl: sim.filesUrl, fetch: files as typeof fetch });
+    const uploadId = await startUpload(sim, { fileName: "flyer-fail-processing.pdf" });
+    const promotions = clientFor(sim, { filesUrl: sim.filesUrl, uploadPollIntervalMs: 20 });
     const error = await promotions
       .create(simTextBody(sim, { fileFormat: "pdf", content: undefined, uploadIds: [uploadId] }))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     expect((error as ConflictError).code).toBe("UPLOAD_FAILED");
+    expect((error as Error).message).toContain(uploadId);
+    expect(requestsTo(sim, "POST", "/v1/promotions").map((p) => p.status)).toEqual([409]);
   });
 });
 

@@ -22,14 +22,22 @@ const fileHeaders = (sim: Simulator) => ({
 
 /**
  * Starts an upload on the file service and sends its bytes; it completes after the simulator's
- * processing delay. With `send: false` the bytes are never sent, so it stays pending.
+ * processing delay. With `send: false` the bytes are never sent, so it stays pending; a file name
+ * containing `fail-processing` makes the simulator fail it after processing.
  */
-export async function startUpload(sim: Simulator, options: { send?: boolean } = {}): Promise<string> {
+export async function startUpload(
+  sim: Simulator,
+  options: { send?: boolean; fileName?: string } = {},
+): Promise<string> {
   const bytes = new TextEncoder().encode("%PDF-1.4 promotion");
   const init = await fetch(`${sim.filesUrl}/v1/uploads`, {
     method: "POST",
     headers: { ...fileHeaders(sim), "Content-Type": "application/json" },
-    body: JSON.stringify({ fileName: "flyer.pdf", fileSize: bytes.length, contentType: "application/pdf" }),
+    body: JSON.stringify({
+      fileName: options.fileName ?? "flyer.pdf",
+      fileSize: bytes.length,
+      contentType: "application/pdf",
+    }),
   });
   const { uploadId } = (await init.json()) as { uploadId: string };
   if (options.send === false) return uploadId;
