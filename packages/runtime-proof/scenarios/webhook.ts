@@ -1,0 +1,72 @@
+/**
+ * `@promo-review/webhook-verify`: a delivery the simulator really sent (captured by the test, passed
+ * here byte for byte) verifies as bytes and as a Fetch `Request`; the same delivery again is refused as
+ * a replay; one changed byte of the body, or of the signature, is refused.
+ */
+import { createWebhookVerifier, cryptoBackend } from "@promo-review/webhook-verify";
+import { describeError, runtimeFingerprint, type ScenarioInput, type ScenarioOutput } from "./types.ts";
+
+interface CapturedDelivery {
+  headers: Record<string, string>;
+  bodyBase64: string;
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+async function outcome(attempt: () => Promise<unknown>): Promise<Record<string, unknown>> {
+  try {
+    await attempt();
+    return { accepted: true };
+  } catch (error) {
+    return { accepted: false, ...describeError(error) };
+  }
+}
+
+export async function run({ sim, delivery }: ScenarioInput): Promise<ScenarioOutput> {
+  const { headers, bodyBase64 } = delivery as CapturedDelivery;
+  const body = decodeBase64(bodyBase64);
+  const secrets = [sim.webhookSecret];
+
+  const verifier = createWebhookVerifier({ secrets });
+  const event = await verifier.verify({ headers, body });
+  const replay = await outcome(() => verifier.verify({ headers, body }));
+
+  // A Fetch Request, as a Worker or Deno.serve handler receives it, read by a fresh verifier.
+  const asRequest = await createWebhookVerifier({ secrets }).verify(
+    new Request("http://127.0.0.1/webhooks", { method: "POST", headers, body: body as BodyInit }),
+  );
+
+  const tamperedBody = body.slice();
+  const middle = tamperedBody.length >> 1;
+  tamperedBody[middle] = tamperedBody[middle]! ^ 0x01;
+  const bodyChanged = await outcome(() =>
+    createWebhookVerifier({ secrets }).verify({ headers, body: tamperedBody }),
+  );
+
+  const signature = headers["webhook-signature"] ?? "";
+  const flipped = signature.slice(0, -2) + (signature.at(-2) === "A" ? "B" : "A") + signature.slice(-1);
+  const signatureChanged = await outcome(() =>
+    createWebhookVerifier({ secrets }).verify({
+      headers: { ...headers, "webhook-signature": flipped },
+      body,
+    }),
+  );
+
+  return {
+    runtime: runtimeFingerprint(),
+    cryptoBackend,
+    event: { type: event.type, data: event.data },
+    requestEvent: {
+      type: asRequest.type,
+      promotionId: (asRequest.data as { promotionId?: string }).promotionId,
+    },
+    replay,
+    bodyChanged,
+    signatureChanged,
+  };
+}
