@@ -1,4 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default defineConfig(packageTestConfig({ dir: import.meta.dirname }));
+// Sequential: suites start redis-server, the simulator and eight worker processes, and the
+// multi-process run must not share the CPU with other suites (its margin is tens of ms).
+export default defineConfig(packageTestConfig({ dir: import.meta.dirname, sequential: true }));

@@ -147,6 +147,78 @@ describe("exact sliding windows over arrival patterns (manual clock)", () => {
   });
 });
 
+describe("tickets: admissions count from when the response arrived", () => {
+  it("property: whatever the latency (up to maxLatencyMs), arrivals at the server never exceed the limit in any window", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 10 }),
+        fc.array(
+          fc.record({
+            gap: fc.integer({ min: 0, max: 400 }),
+            latency: fc.integer({ min: 0, max: 3000 }),
+            arrivesAt: fc.double({ min: 0, max: 1, noNaN: true }),
+          }),
+          { minLength: 1, maxLength: 60 },
+        ),
+        async (limit, requests) => {
+          const windowMs = 1000;
+          const { clock, budget } = setup({
+            budgets: [{ name: "s", limit, windowMs, match: {} }],
+            maxLatencyMs: 3000,
+            maxQueue: 10_000,
+          });
+          const arrivals: number[] = [];
+          const all: Promise<void>[] = [];
+          let t = clock.now();
+          for (const r of requests) {
+            t += r.gap;
+            await clock.advanceTo(t);
+            all.push(
+              budget.acquireTicket(GET).then((ticket) => {
+                // The server counts it somewhere between our decision and its answer.
+                arrivals.push(clock.now() + Math.floor(r.latency * r.arrivesAt));
+                clock.setTimer(() => ticket.settle(), r.latency);
+              }),
+            );
+          }
+          await clock.runAll();
+          await Promise.all(all);
+          expect(arrivals).toHaveLength(requests.length);
+          expect(maxInAnyWindow(arrivals, windowMs)).toBeLessThanOrEqual(limit);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("an unsettled ticket holds its slot for maxLatencyMs, and settling is idempotent", async () => {
+    const { clock, budget } = setup({
+      budgets: [{ name: "s", limit: 1, windowMs: 1000, match: {} }],
+      maxLatencyMs: 500,
+    });
+    const start = clock.now();
+    const ticket = await budget.acquireTicket(GET);
+    const next = track(budget, clock);
+    await clock.advanceTo(start + 1000);
+    expect(next.at).toBeUndefined(); // a plain admission would have left the window by now
+    ticket.settle();
+    ticket.settle();
+    await clock.runAll();
+    expect(next.at! - start).toBe(2000); // a window after the settle
+  });
+
+  it("requests outside every budget get a ticket that does nothing", async () => {
+    const { budget } = setup();
+    const ticket = await budget.acquireTicket({ url: "https://elsewhere.example/v1/x" });
+    ticket.settle();
+    const inside = createRateBudget({
+      baseUrl: BASE,
+      budgets: [{ name: "w", limit: 1, windowMs: 1, match: { method: "PUT" } }],
+    });
+    await (await inside.acquireTicket(GET)).settle();
+  });
+});
+
 describe("budgets: shared, sub-budgets, pass-through", () => {
   it("defaults: 60/min for every /v1/ request, and POST /v1/links takes from both 60/min and 10/min", async () => {
     const { clock, budget } = setup();
@@ -238,6 +310,7 @@ describe("budgets: shared, sub-budgets, pass-through", () => {
     expect(() => setup({ budgets: [{ ...rule, windowMs: -1 }] })).toThrow(/windowMs/);
     expect(() => setup({ budgets: [{ ...rule, burst: 0.5 }] })).toThrow(/burst/);
     expect(() => setup({ safetyMarginMs: -1 })).toThrow(/safetyMarginMs/);
+    expect(() => setup({ maxLatencyMs: -1 })).toThrow(/maxLatencyMs/);
     expect(() =>
       setup({ budgets: Array.from({ length: 31 }, (_, i) => ({ ...rule, name: `r${i}` })) }),
     ).toThrow(/at most 30/);
@@ -470,6 +543,11 @@ class AsyncStore implements BudgetStore {
     if (this.fail) throw this.fail;
     this.inner.pause(key, ms);
   }
+  async settle(key: string, windows: readonly WindowSpec[], ticket: string): Promise<void> {
+    await Promise.resolve();
+    if (this.fail) throw this.fail;
+    this.inner.settle(key, windows, ticket);
+  }
 }
 
 describe("asynchronous stores", () => {
@@ -528,6 +606,34 @@ describe("asynchronous stores", () => {
     budget.pauseFor(100);
     await flush();
     expect(errors).toEqual([store.fail, store.fail]);
+  });
+
+  it("settle failures are reported as storeError; a store without settle gives tickets that do nothing", async () => {
+    const clock = new ManualClock(0);
+    const store = new AsyncStore(clock);
+    const budget = createRateBudget({ baseUrl: BASE, clock, store });
+    const errors: unknown[] = [];
+    budget.on("storeError", (e) => errors.push(e.error));
+    const ticket = await budget.acquireTicket(GET);
+    store.fail = new Error("gone");
+    ticket.settle();
+    await flush();
+    expect(errors).toEqual([store.fail]);
+    const plain: BudgetStore = { take: (k, w) => store.inner.take(k, w), pause: () => {} };
+    const other = createRateBudget({ baseUrl: BASE, clock, store: plain });
+    (await other.acquireTicket(GET)).settle();
+    const throwing: BudgetStore = {
+      synchronous: true,
+      take: () => ({ ok: true }),
+      pause: () => {},
+      settle: () => {
+        throw new Error("sync settle");
+      },
+    };
+    const third = createRateBudget({ baseUrl: BASE, store: throwing });
+    third.on("storeError", (e) => errors.push(e.error));
+    (await third.acquireTicket(GET)).settle();
+    expect(errors.map(String)).toEqual(["Error: gone", "Error: sync settle"]);
   });
 
   it("a synchronous store that throws rejects at once", async () => {

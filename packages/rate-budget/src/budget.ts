@@ -44,6 +44,13 @@ export interface RateBudgetOptions {
    */
   safetyMarginMs?: number;
   /**
+   * The longest a request admitted with a ticket (`acquireTicket`, the ky hooks, `budgetedFetch`) is
+   * assumed to take to reach the server. Until its ticket is settled, the admission counts as if the
+   * request arrived this long after the decision, so a request stalled on its way (a busy event loop,
+   * a slow connection) keeps its slot. Default 10 000 ms.
+   */
+  maxLatencyMs?: number;
+  /**
    * What the ky hooks and `fetch` wrapper do when the server still answers 429: `"throw"` hands the
    * 429 to the caller (ky throws its `HTTPError`, the caller's retry policy decides), `"retry"` waits
    * for the pause and the budget and sends the request again, up to `maxThrottleRetries` times (a
@@ -91,6 +98,7 @@ export interface RateBudgetEvents {
 
 interface Waiter extends Queued {
   readonly windows: readonly WindowSpec[];
+  readonly ticket: string | undefined;
   readonly label: RequestLabel;
   readonly target: RouteTarget;
   /** On the clock's scale; `Infinity` without a deadline. */
@@ -102,6 +110,17 @@ interface Waiter extends Queued {
 }
 
 type Blocked = Set<string> | "all";
+
+/**
+ * An admission that can be settled: call `settle()` once the response (or the failure) came back,
+ * and the admission counts from then on instead of from the decision. See {@link RateBudget.acquireTicket}.
+ */
+export interface BudgetTicket {
+  /** Counts the admission from now (idempotent; a no-op for requests outside every budget). */
+  settle(): void;
+}
+
+const NO_TICKET: BudgetTicket = Object.freeze({ settle: () => {} });
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown } | null)?.then === "function";
@@ -134,6 +153,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   #blocked: Blocked = new Set();
   #pausedAt: number | undefined;
   #closed = false;
+  readonly #ticketPrefix: string;
+  #ticketSeq = 0;
 
   /** Prefer {@link createRateBudget}. */
   constructor(options: RateBudgetOptions) {
@@ -144,6 +165,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       options.budgets ?? defaultBudgets(),
       options.safetyMarginMs ?? 200,
       options.burst,
+      options.maxLatencyMs,
     );
     if (this.#rules.length > 30) throw new RangeError("at most 30 budgets");
     this.#store = options.store ?? new MemoryStore({ clock: this.#clock });
@@ -153,8 +175,11 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     this.onThrottled = options.onThrottled ?? "throw";
     this.maxThrottleRetries = options.maxThrottleRetries ?? 3;
     this.#fallbackPauseMs = options.fallbackPauseMs ?? 1000;
+    // Tickets must be unique across every process sharing a store.
+    this.#ticketPrefix = crypto.randomUUID();
     // Bound once, so that `const { acquire, learn } = budget` works for non-ky callers.
     this.acquire = this.acquire.bind(this);
+    this.acquireTicket = this.acquireTicket.bind(this);
     this.learn = this.learn.bind(this);
   }
 
@@ -185,12 +210,58 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
    * once; a request no budget applies to resolves at once. Rejects with an `AbortError` when the
    * signal fires, `BUDGET_DEADLINE` when the deadline passes or provably would, `BUDGET_QUEUE_FULL`
    * when `maxQueue` requests wait already, and with the store's error when a fail-closed store fails.
+   * The admission counts from the decision (plus `safetyMarginMs`); prefer {@link acquireTicket}
+   * when you can tell when the response arrived.
    */
   acquire(request: BudgetRequest, options: AcquireOptions = {}): Promise<void> {
     const target = targetOf(request, this.#base);
     if (target === undefined) return Promise.resolve();
     const windows = this.#windowsFor(target);
     if (windows.length === 0) return Promise.resolve();
+    return this.#acquire(request, target, windows, options, undefined);
+  }
+
+  /**
+   * {@link acquire}, returning a ticket to settle when the response arrived. The server counts a
+   * request when it arrives, which is after our decision and before the response; counting the
+   * admission from the response therefore keeps the server's count within the limit whatever the
+   * latency (as long as the response comes back within the window). The ky hooks and
+   * `budgetedFetch` do this for you.
+   */
+  async acquireTicket(request: BudgetRequest, options: AcquireOptions = {}): Promise<BudgetTicket> {
+    const target = targetOf(request, this.#base);
+    if (target === undefined) return NO_TICKET;
+    const windows = this.#windowsFor(target);
+    if (windows.length === 0) return NO_TICKET;
+    const store = this.#store;
+    if (store.settle === undefined) {
+      await this.#acquire(request, target, windows, options, undefined);
+      return NO_TICKET;
+    }
+    const ticket = `${this.#ticketPrefix}:${++this.#ticketSeq}`;
+    await this.#acquire(request, target, windows, options, ticket);
+    let settled = false;
+    return {
+      settle: () => {
+        if (settled) return;
+        settled = true;
+        try {
+          const done = store.settle?.(this.#key, windows, ticket);
+          if (isThenable(done)) done.then(undefined, (error: unknown) => this.emit("storeError", { error }));
+        } catch (error) {
+          this.emit("storeError", { error });
+        }
+      },
+    };
+  }
+
+  #acquire(
+    request: BudgetRequest,
+    target: RouteTarget,
+    windows: readonly WindowSpec[],
+    options: AcquireOptions,
+    ticket: string | undefined,
+  ): Promise<void> {
     const label = (): RequestLabel => ({ method: target.method, url: String(request.url) });
     if (this.#closed) return Promise.reject(closedError(label()));
     const { signal } = options;
@@ -207,7 +278,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     if (this.#queue.size === 0 && !this.#dispatching && this.#synchronous) {
       // The hot path: nobody waits and the store answers synchronously, so no promise is chained.
       try {
-        first = this.#store.take(this.#key, windows) as Decision;
+        first = this.#store.take(this.#key, windows, ticket) as Decision;
       } catch (error) {
         this.emit("storeError", { error });
         return Promise.reject(error);
@@ -229,6 +300,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
         priority: options.priority ?? 0,
         settled: false,
         windows,
+        ticket,
         label: label(),
         target,
         deadlineAt,
@@ -419,7 +491,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
           if (waiter.windows.some((w) => (blocked as Set<string>).has(w.id))) continue;
           let decision: Decision;
           try {
-            const answer = this.#store.take(this.#key, waiter.windows);
+            const answer = this.#store.take(this.#key, waiter.windows, waiter.ticket);
             decision = isThenable(answer) ? await answer : answer;
           } catch (error) {
             this.emit("storeError", { error });

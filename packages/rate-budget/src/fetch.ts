@@ -17,8 +17,12 @@ export async function resendWhileThrottled(
 ): Promise<Response | undefined> {
   let last: Response | undefined;
   for (let attempt = 0; attempt < budget.maxThrottleRetries; attempt++) {
-    await budget.acquire(request, options);
-    last = await fetchFn(request.clone());
+    const ticket = await budget.acquireTicket(request, options);
+    try {
+      last = await fetchFn(request.clone());
+    } finally {
+      ticket.settle();
+    }
     if (last.status !== 429) return last;
     await budget.learn(last, request);
   }
@@ -27,7 +31,7 @@ export async function resendWhileThrottled(
 
 /**
  * Wraps `fetch` for callers without ky: every request waits for the budget (with the request's
- * `signal`), every 429 pauses it, and in `onThrottled: "retry"` mode a throttled request is resent
+ * `signal`) and its admission is settled when the answer arrives, every 429 pauses the budget, and in `onThrottled: "retry"` mode a throttled request is resent
  * for the caller. Requests outside every budget go straight to `fetchFn`.
  */
 export function budgetedFetch(
@@ -38,10 +42,16 @@ export function budgetedFetch(
   return async (input, init) => {
     const request = new Request(input, init);
     const acquireOptions: AcquireOptions = { ...options, signal: request.signal };
-    await budget.acquire(request, acquireOptions);
+    const ticket = await budget.acquireTicket(request, acquireOptions);
     // Keep a pristine copy for a resend: the body of the sent request is consumed.
     const spare = budget.onThrottled === "retry" ? request.clone() : undefined;
-    const response = await fetchFn(request);
+    let response: Response;
+    try {
+      response = await fetchFn(request);
+    } finally {
+      // Answered or failed, the request reached the server (if at all) before now.
+      ticket.settle();
+    }
     if (response.status !== 429) return response;
     const pauseMs = await budget.learn(response, request);
     if (spare === undefined || pauseMs === undefined) return response;

@@ -1,4 +1,4 @@
-import type { AcquireOptions, RateBudget } from "./budget.js";
+import type { AcquireOptions, BudgetTicket, RateBudget } from "./budget.js";
 import { type FetchLike, resendWhileThrottled } from "./fetch.js";
 
 /**
@@ -40,19 +40,28 @@ function acquireOptionsOf(request: Request, options: KyHookOptions): AcquireOpti
 /**
  * ky hooks for a budget: before each attempt, wait for the budget with the request's signal (ky
  * calls `beforeRequest` on every attempt, so a retried request takes budget again, as the server
- * counts it); after each response, learn from a 429. In `onThrottled: "retry"` mode the 429 is
+ * counts it); after each response, settle the admission (it counts from the response on, which
+ * covers any latency) and learn from a 429. Put these hooks last in `beforeRequest`: ky skips
+ * the hooks after one that returns a `Request`, and a replaced request gets new options, so its
+ * admission would count from the decision (plus the margin) only. In `onThrottled: "retry"` mode the 429 is
  * answered by resending (ky's own `retry` can stay 0). ky's `timeout` starts after the hooks, so
  * time spent waiting for the budget does not count against it.
  */
 export function kyHooks(budget: RateBudget): BudgetKyHooks {
+  // ky hands both hooks of one attempt the same (frozen) options object, but not the same Request
+  // (it clones it for retries), so the attempt's ticket is found by its options.
+  const tickets = new WeakMap<object, BudgetTicket>();
   return {
     beforeRequest: [
       async (request, options) => {
-        await budget.acquire(request, acquireOptionsOf(request, options));
+        const ticket = await budget.acquireTicket(request, acquireOptionsOf(request, options));
+        tickets.set(options, ticket);
       },
     ],
     afterResponse: [
       async (request, options, response) => {
+        tickets.get(options)?.settle();
+        tickets.delete(options);
         if (response.status !== 429) return undefined;
         // ky hands hooks a clone of the response, so its body may be read here.
         const pauseMs = await budget.learnFrom(response, request);

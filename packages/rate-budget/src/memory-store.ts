@@ -10,7 +10,9 @@ interface KeyState {
 }
 
 function sameShape(log: SlidingWindowLog, window: WindowSpec): boolean {
-  return log.limit === window.limit && log.windowMs === window.windowMs;
+  return (
+    log.limit === window.limit && log.windowMs === window.windowMs && log.holdMs === (window.holdMs ?? 0)
+  );
 }
 
 function current(logs: SlidingWindowLog[], windows: readonly WindowSpec[]): boolean {
@@ -54,7 +56,7 @@ export class MemoryStore implements BudgetStore {
       let log = state.byId.get(w.id);
       // A window re-declared with another limit or length starts afresh rather than misjudging.
       if (log === undefined || !sameShape(log, w)) {
-        log = new SlidingWindowLog(w.limit, w.windowMs);
+        log = new SlidingWindowLog(w.limit, w.windowMs, w.holdMs);
         state.byId.set(w.id, log);
       }
       return log;
@@ -64,7 +66,7 @@ export class MemoryStore implements BudgetStore {
   }
 
   /** See {@link BudgetStore.take}: checks every window, then records in all of them. */
-  take(key: string, windows: readonly WindowSpec[]): Decision {
+  take(key: string, windows: readonly WindowSpec[], ticket?: string): Decision {
     const now = this.#clock.now();
     const pausedUntil = this.#pausedUntil.get(key);
     if (pausedUntil !== undefined) {
@@ -83,8 +85,14 @@ export class MemoryStore implements BudgetStore {
       }
     }
     if (full !== undefined) return { ok: false, waitMs, full, paused: false };
-    for (const log of logs) log.record(now);
+    for (const log of logs) log.record(now, ticket);
     return { ok: true };
+  }
+
+  /** See {@link BudgetStore.settle}. */
+  settle(key: string, windows: readonly WindowSpec[], ticket: string): void {
+    const now = this.#clock.now();
+    for (const log of this.#logsOf(key, windows)) log.settle(ticket, now);
   }
 
   /** See {@link BudgetStore.pause}. */

@@ -3,20 +3,35 @@
  * in one script makes the decision atomic across processes: Redis runs scripts one at a time.
  * Time is Redis's `TIME`, so every process judges windows on one clock, whatever their own clocks say.
  *
- * Each window is a list used as a ring buffer of its last `limit` admission times (newest first):
- * the request fits when the list is shorter than `limit` or its `limit`-th newest entry has left the
- * window, the same exact sliding-window rule as the memory store, O(1) per window.
+ * Each window is a sorted set of admissions (member: a ticket unique across processes, score: the
+ * time it counts from). Entries that left the window are removed first; the request fits when fewer
+ * than `limit` remain, the same exact sliding-window rule as the memory store. Settling a ticket
+ * moves its score to the moment its response arrived (the server counted it before that).
  *
  * KEYS[1] is the key's pause marker; KEYS[2..] the windows.
- * take:  ARGV = "take", then limit and windowMs per window. Returns {1} when admitted, else
- *        {0, waitMs (string, ms with 3 decimals), paused (0|1), index of each full window (1-based)...}.
- * pause: ARGV = "pause", ms. Extends the pause to now + ms unless a later one is set. Returns {1}.
+ * take:   ARGV = "take", member, ticketed (0|1), then limit, windowMs and holdMs per window. A ticket
+ *         counts from now + holdMs until settled (the latest it may reach the server), a plain
+ *         admission from now. Returns {1} when admitted, else
+ *         {0, waitMs (string, ms with 3 decimals), paused (0|1), index of each full window (1-based)...}.
+ * settle: ARGV = "settle", ticket, "1", then limit, windowMs and holdMs per window. Returns {1}.
+ * pause:  ARGV = "pause", ms. Extends the pause to now + ms unless a later one is set. Returns {1}.
  */
 export const BUDGET_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local stamp = string.format('%.3f', now)
+local op = ARGV[1]
+if op == 'settle' then
+  for i = 2, #KEYS do
+    local window = tonumber(ARGV[3 * i - 1])
+    if redis.call('ZADD', KEYS[i], 'XX', stamp, ARGV[2]) then
+      redis.call('PEXPIRE', KEYS[i], math.ceil(window) + 1)
+    end
+  end
+  return {1}
+end
 local pausedUntil = tonumber(redis.call('GET', KEYS[1]) or '0')
-if ARGV[1] == 'pause' then
+if op == 'pause' then
   local ms = tonumber(ARGV[2])
   local untilMs = now + ms
   if untilMs > pausedUntil then
@@ -30,14 +45,16 @@ end
 local wait = 0
 local full = {}
 for i = 2, #KEYS do
-  local limit = tonumber(ARGV[2 * i - 2])
-  local window = tonumber(ARGV[2 * i - 1])
-  if redis.call('LLEN', KEYS[i]) >= limit then
-    local oldest = tonumber(redis.call('LINDEX', KEYS[i], limit - 1))
-    if oldest > now - window then
-      full[#full + 1] = i - 1
-      if oldest + window - now > wait then wait = oldest + window - now end
-    end
+  local limit = tonumber(ARGV[3 * i - 2])
+  local window = tonumber(ARGV[3 * i - 1])
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', string.format('%.3f', now - window))
+  local count = redis.call('ZCARD', KEYS[i])
+  if count >= limit then
+    local entry = redis.call('ZRANGE', KEYS[i], count - limit, count - limit, 'WITHSCORES')
+    -- An unsettled ticket may be settled any moment (moved to now): never wait over a window.
+    local leaves = math.min(tonumber(entry[2]) + window - now, window)
+    full[#full + 1] = i - 1
+    if leaves > wait then wait = leaves end
   end
 end
 if #full > 0 then
@@ -45,13 +62,12 @@ if #full > 0 then
   for _, index in ipairs(full) do answer[#answer + 1] = index end
   return answer
 end
-local stamp = string.format('%.3f', now)
 for i = 2, #KEYS do
-  local limit = tonumber(ARGV[2 * i - 2])
-  local window = tonumber(ARGV[2 * i - 1])
-  redis.call('LPUSH', KEYS[i], stamp)
-  redis.call('LTRIM', KEYS[i], 0, limit - 1)
-  redis.call('PEXPIRE', KEYS[i], math.ceil(window) + 1)
+  local window = tonumber(ARGV[3 * i - 1])
+  local hold = 0
+  if ARGV[3] == '1' then hold = tonumber(ARGV[3 * i]) end
+  redis.call('ZADD', KEYS[i], string.format('%.3f', now + hold), ARGV[2])
+  redis.call('PEXPIRE', KEYS[i], math.ceil(window + hold) + 1)
 end
 return {1}
 `;

@@ -73,6 +73,25 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
       expect(ttl).toBeLessThanOrEqual(5001);
     });
 
+    it("settles a ticket: the admission counts from the settle, on Redis's clock", async () => {
+      const c = connect();
+      const p = prefix();
+      const store = new RedisStore({ client: c, prefix: p });
+      const w: WindowSpec = { id: "t", rule: "t", limit: 1, windowMs: 60_000, holdMs: 5000 };
+      await expect(store.take("k", [w], "ticket-1")).resolves.toEqual({ ok: true });
+      const before = Number(await c.zscore(`${p}{k}:w:t`, "ticket-1"));
+      const refused = await store.take("k", [w]);
+      // Unsettled: counted as arriving up to holdMs later, but never reported as over a window away.
+      expect(refused.ok === false && refused.waitMs).toBe(60_000);
+      await store.settle("k", [w], "ticket-1");
+      const after = Number(await c.zscore(`${p}{k}:w:t`, "ticket-1"));
+      expect(after).toBeLessThan(before);
+      expect(before - after).toBeGreaterThan(4000);
+      // An unknown ticket is ignored.
+      await store.settle("k", [w], "no-such-ticket");
+      expect(await c.zcard(`${p}{k}:w:t`)).toBe(1);
+    });
+
     it("loads the script again after SCRIPT FLUSH (NOSCRIPT falls back to EVAL)", async () => {
       const c = connect();
       const store = new RedisStore({ client: c, prefix: prefix() });
@@ -133,6 +152,9 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
       // Within `recheckMs` the store does not ask Redis again: the same refusal, no second timeout.
       await expect(budget.acquire(GET)).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
       expect(errors.length).toBe(1);
+      // Settling while Redis is down is reported, never thrown.
+      await store.settle("default", [SHARED], "t");
+      expect(errors.length).toBe(2);
       budget.close();
     });
 
@@ -154,6 +176,7 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
       await expect(store.take("k", [two])).resolves.toEqual({ ok: true });
       await expect(store.take("k", [two])).resolves.toEqual({ ok: true });
       await expect(store.take("k", [two])).resolves.toMatchObject({ ok: false, full: ["s"] });
+      await store.settle("k", [two], "unknown");
       await store.pause("k", 1000);
       await expect(store.take("k", [two])).resolves.toMatchObject({ ok: false, paused: true });
       expect(errors.length).toBeGreaterThanOrEqual(1);

@@ -1,10 +1,9 @@
 /**
  * The Redis store: one key's budgets shared by every process (and machine) that uses the same Redis
- * and `keyId`. Node-only, hence a sub-path export; it imports no Redis client either: pass an ioredis
- * client (or anything with the same `evalsha`/`eval`).
+ * and `keyId`. On a sub-path export so that the main entry stays free of it; it imports no Redis
+ * client: pass an ioredis client (or anything with the same `evalsha`/`eval`).
  * @packageDocumentation
  */
-import { createHash } from "node:crypto";
 import { PromoReviewError } from "@promo-review/errors";
 import { BUDGET_CODES } from "./errors.js";
 import { MemoryStore } from "./memory-store.js";
@@ -44,7 +43,11 @@ export interface RedisStoreOptions {
   onError?: (error: unknown) => void;
 }
 
-const sha1 = (text: string): string => createHash("sha1").update(text).digest("hex");
+/** SHA-1 of the script for EVALSHA, with Web Crypto so that this file needs no Node built-in either. */
+async function sha1(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 
 /**
  * Budgets in Redis: one atomic Lua script per decision takes from every window that applies, on
@@ -61,8 +64,10 @@ export class RedisStore implements BudgetStore {
   readonly #recheckMs: number;
   #downUntil = 0;
   #lastError: unknown;
-  readonly #sha = sha1(BUDGET_SCRIPT);
+  #sha: Promise<string> | undefined;
   #fallback: MemoryStore | undefined;
+  readonly #id = crypto.randomUUID();
+  #seq = 0;
 
   /** @param options see {@link RedisStoreOptions}. */
   constructor(options: RedisStoreOptions) {
@@ -101,7 +106,8 @@ export class RedisStore implements BudgetStore {
     });
     const call = async (): Promise<unknown> => {
       try {
-        return await this.#client.evalsha(this.#sha, keys.length, ...keys, ...args);
+        this.#sha ??= sha1(BUDGET_SCRIPT);
+        return await this.#client.evalsha(await this.#sha, keys.length, ...keys, ...args);
       } catch (error) {
         // First use on this server (or after SCRIPT FLUSH): EVAL loads the script for next time.
         if (!String((error as Error | undefined)?.message).startsWith("NOSCRIPT")) throw error;
@@ -133,9 +139,11 @@ export class RedisStore implements BudgetStore {
   }
 
   /** See {@link BudgetStore.take}. */
-  async take(key: string, windows: readonly WindowSpec[]): Promise<Decision> {
-    const args: (string | number)[] = ["take"];
-    for (const w of windows) args.push(w.limit, w.windowMs);
+  async take(key: string, windows: readonly WindowSpec[], ticket?: string): Promise<Decision> {
+    // Every admission needs a member unique across processes, ticket or not.
+    const member = ticket ?? `${this.#id}:${++this.#seq}`;
+    const args: (string | number)[] = ["take", member, ticket === undefined ? 0 : 1];
+    for (const w of windows) args.push(w.limit, w.windowMs, w.holdMs ?? 0);
     let answer: unknown[];
     try {
       answer = await this.#run(this.#keys(key, windows), args);
@@ -149,6 +157,19 @@ export class RedisStore implements BudgetStore {
       paused: answer[2] === 1,
       full: answer.slice(3).map((index) => windows[Number(index) - 1]!.id),
     };
+  }
+
+  /** See {@link BudgetStore.settle}. */
+  async settle(key: string, windows: readonly WindowSpec[], ticket: string): Promise<void> {
+    const args: (string | number)[] = ["settle", ticket, 1];
+    for (const w of windows) args.push(w.limit, w.windowMs, w.holdMs ?? 0);
+    try {
+      await this.#run(this.#keys(key, windows), args);
+    } catch (error) {
+      // Fail-open admissions live in the fallback; fail-closed has nothing to settle.
+      if (this.#whenUnavailable === "open") this.#fallback?.settle(key, windows, ticket);
+      else this.#onError?.(error);
+    }
   }
 
   /** See {@link BudgetStore.pause}. */

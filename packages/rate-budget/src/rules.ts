@@ -56,6 +56,8 @@ export interface WindowSpec {
   rule: string;
   limit: number;
   windowMs: number;
+  /** How long after its decision an unsettled ticket counts from (the longest latency assumed). */
+  holdMs?: number;
 }
 
 /** A rule made ready for decisions. */
@@ -85,8 +87,10 @@ export function compileRules(
   rules: readonly BudgetRule[],
   safetyMarginMs: number,
   burst?: number,
+  maxLatencyMs = 10_000,
 ): CompiledRule[] {
   if (!(safetyMarginMs >= 0)) throw new RangeError(`safetyMarginMs must be >= 0, got ${safetyMarginMs}`);
+  if (!(maxLatencyMs >= 0)) throw new RangeError(`maxLatencyMs must be >= 0, got ${maxLatencyMs}`);
   const names = new Set<string>();
   return rules.map((rule) => {
     if (names.has(rule.name)) throw new RangeError(`two budgets are named "${rule.name}"`);
@@ -98,7 +102,13 @@ export function compileRules(
       throw new RangeError(`budget "${rule.name}": windowMs must be positive, got ${rule.windowMs}`);
     }
     const windows: WindowSpec[] = [
-      { id: rule.name, rule: rule.name, limit: rule.limit, windowMs: rule.windowMs + safetyMarginMs },
+      {
+        id: rule.name,
+        rule: rule.name,
+        limit: rule.limit,
+        windowMs: rule.windowMs + safetyMarginMs,
+        holdMs: maxLatencyMs,
+      },
     ];
     const size = rule.burst ?? burst ?? rule.limit;
     if (!Number.isInteger(size) || size < 1) {

@@ -27,9 +27,16 @@ export interface BudgetStore {
   readonly synchronous?: boolean;
   /**
    * Takes one admission from every window of `windows` for `key`, or none and says how long to wait.
-   * A paused key admits nothing.
+   * A paused key admits nothing. With a `ticket` (unique across every process sharing the store),
+   * `settle` may later move the admission to the time its response arrived.
    */
-  take(key: string, windows: readonly WindowSpec[]): Decision | Promise<Decision>;
+  take(key: string, windows: readonly WindowSpec[], ticket?: string): Decision | Promise<Decision>;
+  /**
+   * Counts the admission taken with `ticket` from now on instead of from its decision: the server
+   * counted the request when it arrived, which was before now. A ticket unknown (expired, settled)
+   * is ignored. Optional: without it admissions count from their decision time (plus the margin).
+   */
+  settle?(key: string, windows: readonly WindowSpec[], ticket: string): void | Promise<void>;
   /**
    * Pauses `key` for `ms` from now, as the server said on a 429. A longer pause already in force
    * stays (later wins); nothing is clamped.
