@@ -1,0 +1,136 @@
+/**
+ * Independent versions: on a temporary copy of the workspace's manifests and changesets config
+ * (outside the repository), a changeset for one package, then `changeset version`, bumps that package
+ * and the packages that depend on it (transitively, through dependencies or peer dependencies), and
+ * nothing else: packages that only use it in development (the simulator, in every package's tests)
+ * are not released. The expectation is computed from the manifests, so it follows the workspace as it grows.
+ */
+import { spawnSync } from "node:child_process";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Manifest, ROOT } from "./harness/workspace.ts";
+
+const CHANGESET = join(ROOT, "node_modules", ".bin", "changeset");
+
+/** Every workspace package's manifest, by folder. */
+function workspaceManifests(root: string): Map<string, Manifest> {
+  const out = new Map<string, Manifest>();
+  for (const dir of readdirSync(join(root, "packages"))) {
+    try {
+      out.set(dir, JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8")) as Manifest);
+    } catch {
+      // a folder without a package.json is no package
+    }
+  }
+  return out;
+}
+
+/** `name` and every workspace package that depends on it through dependencies or peerDependencies. */
+function withDependents(name: string, manifests: Map<string, Manifest>): Set<string> {
+  const out = new Set([name]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const m of manifests.values()) {
+      if (out.has(m.name)) continue;
+      const deps = { ...m.dependencies, ...m.peerDependencies };
+      if (Object.keys(deps).some((d) => out.has(d))) {
+        out.add(m.name);
+        grew = true;
+      }
+    }
+  }
+  return out;
+}
+
+/** A copy of what changesets reads: root manifest, workspace file, config, and each package's manifest. */
+function copyWorkspace(): string {
+  const copy = mkdtempSync(join(tmpdir(), "promo-review-changesets-"));
+  for (const file of ["package.json", "pnpm-workspace.yaml"]) cpSync(join(ROOT, file), join(copy, file));
+  mkdirSync(join(copy, ".changeset"));
+  cpSync(join(ROOT, ".changeset", "config.json"), join(copy, ".changeset", "config.json"));
+  for (const dir of readdirSync(join(ROOT, "packages"))) {
+    try {
+      const manifest = readFileSync(join(ROOT, "packages", dir, "package.json"));
+      mkdirSync(join(copy, "packages", dir), { recursive: true });
+      writeFileSync(join(copy, "packages", dir, "package.json"), manifest);
+    } catch {
+      // not a package
+    }
+  }
+  // The changelog generator named in config.json resolves from here.
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+  writeFileSync(join(copy, ".gitignore"), "node_modules\nstatus.json\n");
+  // `changeset status` compares with the base branch (config.json: main), so the copy is a repository.
+  const git = (...args: string[]) => {
+    const result = spawnSync("git", ["-c", "user.name=proof", "-c", "user.email=proof@localhost", ...args], {
+      cwd: copy,
+      encoding: "utf8",
+    });
+    if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
+  };
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-q", "-m", "workspace manifests");
+  return copy;
+}
+
+function changeset(copy: string, args: string[]): void {
+  const result = spawnSync(CHANGESET, args, { cwd: copy, encoding: "utf8" });
+  expect(result.status, `changeset ${args.join(" ")}:\n${result.stdout}\n${result.stderr}`).toBe(0);
+}
+
+let copy: string | undefined;
+afterEach(() => {
+  if (copy) rmSync(copy, { recursive: true, force: true });
+  copy = undefined;
+});
+
+describe("changesets: one package's change bumps it and its dependents only", () => {
+  // errors has dependents across the workspace; simulator is depended on by nothing that is published.
+  it.for([
+    ["@promo-review/errors", "minor"],
+    ["@promo-review/simulator", "patch"],
+  ] as const)("%s (%s)", ([name, bump]) => {
+    copy = copyWorkspace();
+    const before = workspaceManifests(copy);
+    const expected = withDependents(name, before);
+    if (name === "@promo-review/errors") expect(expected.size).toBeGreaterThanOrEqual(3);
+
+    writeFileSync(
+      join(copy, ".changeset", "runtime-proof.md"),
+      `---\n"${name}": ${bump}\n---\n\nA change.\n`,
+    );
+    changeset(copy, ["status", "--output", "status.json"]);
+    const status = JSON.parse(readFileSync(join(copy, "status.json"), "utf8")) as {
+      releases: { name: string; type: string; newVersion: string }[];
+    };
+    // Packages that only use it in development are listed with type "none": no release.
+    const releases = status.releases.filter((r) => r.type !== "none");
+    expect(releases.map((r) => r.name).sort()).toEqual([...expected].sort());
+
+    changeset(copy, ["version"]);
+    const after = workspaceManifests(copy);
+    const bumped = [...before]
+      .filter(([dir, m]) => after.get(dir)?.version !== m.version)
+      .map(([, m]) => m.name);
+    expect(bumped.sort()).toEqual([...expected].sort());
+    for (const release of releases) {
+      const dir = [...after].find(([, m]) => m.name === release.name)![0];
+      expect(after.get(dir)!.version).toBe(release.newVersion);
+    }
+    // The changed package itself moved by the requested bump type.
+    expect(releases.find((r) => r.name === name)?.type).toBe(bump);
+  });
+});
