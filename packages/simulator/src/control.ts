@@ -59,7 +59,12 @@ export interface SimulatorControl {
 function checkDelays(input: unknown): Partial<Delays> {
   const body = isObject(input) ? input : {};
   const out: Partial<Delays> = {};
-  for (const key of ["uploadProcessingDelayMs", "linkImportDelayMs", "evaluationDelayMs"] as const) {
+  for (const key of [
+    "uploadProcessingDelayMs",
+    "linkImportDelayMs",
+    "evaluationDelayMs",
+    "commentIndexDelayMs",
+  ] as const) {
     const value = body[key];
     if (value === undefined) continue;
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {

@@ -17,7 +17,8 @@ export type ErrorCode =
   | "RATE_LIMITED"
   | "INTERNAL_ERROR"
   | "UPSTREAM_ERROR"
-  | "SERVICE_ERROR";
+  | "SERVICE_ERROR"
+  | "PARENT_NOT_FOUND";
 
 /** One entry of `error.details`, discriminated by `type` as in the spec. */
 export type ErrorDetail =
@@ -42,6 +43,7 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   INTERNAL_ERROR: 500,
   UPSTREAM_ERROR: 502,
   SERVICE_ERROR: 502,
+  PARENT_NOT_FOUND: 404,
 };
 
 /** A failure a handler throws; the server turns it into the error envelope. */

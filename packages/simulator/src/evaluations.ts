@@ -52,13 +52,23 @@ export class Evaluations {
   readonly #scheduler: Scheduler;
   readonly #webhooks: WebhookDispatcher;
   readonly #delayMs: () => number;
+  readonly #indexDelayMs: () => number;
   readonly #evaluations = new Map<string, EvaluationRecord>();
+  /** Comment id -> the time from which it can be replied to (indexing is asynchronous). */
+  readonly #comments = new Map<string, number>();
 
-  constructor(random: Random, scheduler: Scheduler, webhooks: WebhookDispatcher, delayMs: () => number) {
+  constructor(
+    random: Random,
+    scheduler: Scheduler,
+    webhooks: WebhookDispatcher,
+    delayMs: () => number,
+    indexDelayMs: () => number,
+  ) {
     this.#random = random;
     this.#scheduler = scheduler;
     this.#webhooks = webhooks;
     this.#delayMs = delayMs;
+    this.#indexDelayMs = indexDelayMs;
   }
 
   /** Starts an evaluation of `version`; the webhook follows after the evaluation delay. */
@@ -82,6 +92,8 @@ export class Evaluations {
   #finish(record: EvaluationRecord, financial: boolean, metadata: Record<string, string>): void {
     record.status = financial ? "completed" : "skipped";
     record.issues = financial ? this.#findings() : [];
+    const indexedAt = Date.now() + this.#indexDelayMs();
+    for (const issue of record.issues) if (issue.commentId) this.#comments.set(issue.commentId, indexedAt);
     this.#webhooks.dispatch({
       type: "evaluation-completed",
       timestamp: new Date().toISOString(),
@@ -122,8 +134,30 @@ export class Evaluations {
     return [...this.#evaluations.values()].map((e) => structuredClone(e));
   }
 
+  /**
+   * Posts a reply to the comment behind an issue. The parent must be a comment the simulator made and
+   * indexed; until indexing finishes (and for any unknown id) the answer is `PARENT_NOT_FOUND`.
+   */
+  reply(body: Record<string, unknown>): { commentId: string; parentCommentId: string } {
+    const parent = body["parentCommentId"];
+    if (typeof parent !== "string" || parent === "") {
+      throw new ApiError("VALIDATION_ERROR", "parentCommentId is required", [
+        { type: "field_error", field: "parentCommentId", message: "is required (the issue's commentId)" },
+      ]);
+    }
+    const indexedAt = this.#comments.get(parent);
+    if (indexedAt === undefined || Date.now() < indexedAt) {
+      throw new ApiError(
+        "PARENT_NOT_FOUND",
+        `Parent comment ${parent} not found; comment indexing is asynchronous, retry shortly`,
+      );
+    }
+    return { commentId: this.#random.uuid(), parentCommentId: parent };
+  }
+
   /** Forgets every evaluation. */
   reset(): void {
     this.#evaluations.clear();
+    this.#comments.clear();
   }
 }

@@ -55,6 +55,12 @@ export const mainRoutes: Route[] = [
       ok({ ...state.evaluations.get(params["promotionId"]!, params["versionId"]!, params["evaluationId"]!) }),
   },
   {
+    // Not in the spec ("posting a comment reply: not shown"); the reply carries parentCommentId.
+    method: "POST",
+    pattern: "/v1/comments",
+    handler: async ({ req, state }) => created(state.evaluations.reply(await readJsonObject(req))),
+  },
+  {
     method: "POST",
     pattern: "/v1/links",
     handler: async ({ req, state }) => state.links.capture(await readJsonObject(req)),

@@ -34,6 +34,11 @@ export interface SimulatorOptions {
   linkImportDelayMs?: number;
   /** Time until an evaluation completes and its webhook is sent (default 200 ms). */
   evaluationDelayMs?: number;
+  /**
+   * Time from an evaluation's completion until its comments can be replied to (default 300 ms); before
+   * that a reply answers `PARENT_NOT_FOUND`, as the spec says comment indexing is asynchronous.
+   */
+  commentIndexDelayMs?: number;
   /** Largest chunk a PUT may carry (default 50 MiB, 52428800); returned at initiation. */
   maxChunkSize?: number;
   /** `whsec_` secrets; default one generated. Several secrets give several signatures (rotation). */
@@ -53,6 +58,7 @@ export interface Delays {
   uploadProcessingDelayMs: number;
   linkImportDelayMs: number;
   evaluationDelayMs: number;
+  commentIndexDelayMs: number;
 }
 
 /** Everything one simulator holds. */
@@ -91,6 +97,7 @@ export async function createState(options: SimulatorOptions): Promise<SimulatorS
     uploadProcessingDelayMs: options.uploadProcessingDelayMs ?? 200,
     linkImportDelayMs: options.linkImportDelayMs ?? 200,
     evaluationDelayMs: options.evaluationDelayMs ?? 200,
+    commentIndexDelayMs: options.commentIndexDelayMs ?? 300,
   };
   const delays = { ...initialDelays };
   const scheduler = new Scheduler();
@@ -125,7 +132,13 @@ export async function createState(options: SimulatorOptions): Promise<SimulatorS
     promotions: new PromotionStore(random, reference, uploads),
     links: new LinkCapture({ random, seed, uploads, importDelayMs: () => delays.linkImportDelayMs }),
     webhooks,
-    evaluations: new Evaluations(random, scheduler, webhooks, () => delays.evaluationDelayMs),
+    evaluations: new Evaluations(
+      random,
+      scheduler,
+      webhooks,
+      () => delays.evaluationDelayMs,
+      () => delays.commentIndexDelayMs,
+    ),
     faults: new FaultRegistry(seed),
     mainLimiter: new SlidingWindowLimiter(options.mainApiLimit ?? 60, windowMs),
     linkLimiter: new SlidingWindowLimiter(options.linkCaptureLimit ?? 10, windowMs),

@@ -224,3 +224,30 @@ describe("Evaluation read (gap: not shown; the polling fallback): status and iss
     expect(wrong.body.error.code).toBe("NOT_FOUND");
   });
 });
+
+describe("Events: a comment reply briefly answers PARENT_NOT_FOUND (comment indexing is asynchronous)", () => {
+  it("refuses a reply until the comment is indexed, then creates it; unknown parents stay not found", async () => {
+    await sim.control.setDelays({ commentIndexDelayMs: 300 });
+    const { res } = await evaluate();
+    await waitFor(() =>
+      sim.control
+        .evaluations()
+        .some((e) => e.evaluationId === res.body.evaluationId && e.status === "completed"),
+    );
+    const evaluation = sim.control.evaluations().find((e) => e.evaluationId === res.body.evaluationId)!;
+    const commentId = evaluation.issues[0]!.commentId!;
+    const api = mainApi(sim);
+    const early = await api.post("/v1/comments", { parentCommentId: commentId, content: "Fixed" });
+    expect(early.status).toBe(404);
+    expect(early.body.error.code).toBe("PARENT_NOT_FOUND");
+    await waitFor(
+      async () =>
+        (await api.post("/v1/comments", { parentCommentId: commentId, content: "Fixed" })).status === 201,
+    );
+    const unknown = await api.post("/v1/comments", { parentCommentId: "not-a-comment" });
+    expect(unknown.body.error.code).toBe("PARENT_NOT_FOUND");
+    const missing = await api.post("/v1/comments", { content: "no parent" });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details[0].field).toBe("parentCommentId");
+  });
+});
