@@ -29,7 +29,7 @@ import {
 import { endpointsOf, startProofSimulator } from "./harness/simulator.ts";
 import {
   type Manifest,
-  pack,
+  packAll,
   plainNpmEnv,
   publishablePackages,
   ROOT,
@@ -55,13 +55,13 @@ const ownManifest = readManifest(PACKAGE_DIR);
 const NPM_CACHE = join(tmpdir(), "promo-review-proof-npm-cache");
 
 let work: string;
-const tarballs = new Map<string, string>();
+let tarballs = new Map<string, string>();
 let sim: Simulator;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "promo-review-proof-"));
   expect(relative(ROOT, work).startsWith("..")).toBe(true);
-  for (const pkg of packages) tarballs.set(pkg.manifest.name, pack(pkg, join(work, "tarballs")));
+  tarballs = await packAll(packages, join(work, "tarballs"));
   sim = await startProofSimulator();
 });
 

@@ -92,6 +92,15 @@ const created = await promotions.create({
 const decision = await promotions.decision(created.promotionId, created.versionId);
 assert.ok(typeof decision.decision === "string");
 `,
+  "@promo-review/link-capture": `
+import assert from "node:assert/strict";
+import { createLinkCapture } from "@promo-review/link-capture";
+const sim = JSON.parse(process.env.PROOF_SIM);
+const links = createLinkCapture({ baseUrl: sim.baseUrl, credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId } });
+const page = await links.capture("https://example.com/spring-offer");
+assert.equal(page.fileFormat, "image");
+assert.ok(page.uploadId);
+`,
 };
 
 /** A function every package's main entry exports, checked through `require()` from CommonJS. */
@@ -103,6 +112,7 @@ export const CJS_EXPORT: Record<string, string> = {
   "@promo-review/upload-chunker": "createUploader",
   "@promo-review/webhook-verify": "createWebhookVerifier",
   "@promo-review/promotions-core": "createPromotionsClient",
+  "@promo-review/link-capture": "createLinkCapture",
 };
 
 /**

@@ -70,6 +70,11 @@ export const OUR_TARGETS: SizeTarget[] = [
     kind: "tree-shaken",
   },
   {
+    label: "@promo-review/link-capture",
+    contents: `export * from "@promo-review/link-capture";`,
+    kind: "ours",
+  },
+  {
     label: "@promo-review/promotions-core",
     contents: `export * from "@promo-review/promotions-core";`,
     kind: "ours",

@@ -1,7 +1,8 @@
 /** The workspace's packages as the published-shape tests see them, and the tools they run. */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { PACKAGE_DIR } from "./bundle.ts";
 
 export const ROOT = resolve(PACKAGE_DIR, "..", "..");
@@ -41,26 +42,42 @@ export function publishablePackages(): WorkspacePackage[] {
     .sort((a, b) => a.dir.localeCompare(b.dir));
 }
 
+let pnpm: [string, string[]] | undefined;
 /** The pnpm that runs this workspace: the one on PATH when it is the pinned version, else through npx. */
 export function pnpmCommand(): [string, string[]] {
+  if (pnpm) return pnpm;
   const onPath = spawnSync("pnpm", ["--version"], { encoding: "utf8" });
-  if (onPath.status === 0 && onPath.stdout.trim() === PNPM_VERSION) return ["pnpm", []];
-  return ["npx", ["-y", `pnpm@${PNPM_VERSION}`]];
+  const pinned = onPath.status === 0 && onPath.stdout.trim() === PNPM_VERSION;
+  pnpm = pinned ? ["pnpm", []] : ["npx", ["-y", `pnpm@${PNPM_VERSION}`]];
+  return pnpm;
 }
 
 /** `pnpm pack` of one package into `destination` (workspace: ranges become real versions); returns the tarball. */
-export function pack(pkg: WorkspacePackage, destination: string): string {
+export async function pack(pkg: WorkspacePackage, destination: string): Promise<string> {
   const out = join(destination, pkg.dir);
   mkdirSync(out, { recursive: true });
   const [command, prefix] = pnpmCommand();
-  execFileSync(command, [...prefix, "pack", "--pack-destination", out], {
-    cwd: pkg.path,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  await promisify(execFile)(command, [...prefix, "pack", "--pack-destination", out], { cwd: pkg.path });
   const tarballs = readdirSync(out).filter((f) => f.endsWith(".tgz"));
   if (tarballs.length !== 1)
     throw new Error(`pnpm pack of ${pkg.manifest.name} wrote ${tarballs.join(", ")}`);
   return join(out, tarballs[0]!);
+}
+
+/** Packs every package, two at a time (the machine has two cores); returns tarballs by package name. */
+export async function packAll(
+  packages: WorkspacePackage[],
+  destination: string,
+): Promise<Map<string, string>> {
+  const tarballs = new Map<string, string>();
+  const queue = [...packages];
+  const worker = async () => {
+    for (let pkg = queue.shift(); pkg; pkg = queue.shift()) {
+      tarballs.set(pkg.manifest.name, await pack(pkg, destination));
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return tarballs;
 }
 
 /** The environment for a plain npm run outside the workspace: no npm_config_* inherited from pnpm. */
