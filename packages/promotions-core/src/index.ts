@@ -5,6 +5,7 @@
  */
 
 export { explainAmbiguous } from "./ambiguous.js";
+export { DEFAULT_REPLY_PATH, postCommentReply } from "./comment-reply.js";
 export * from "./limits.js";
 export { createPromotionsClient, type PromotionsClient, type PromotionsClientOptions } from "./promotions.js";
 export {
@@ -28,7 +29,6 @@ export { isCalendarDate, isIsoDateTime } from "./schemas/dates.js";
 export { isReservedTag } from "./schemas/tags.js";
 export type * from "./types.js";
 export {
-  fileServiceWaiter,
   sendWaitingForUploads,
   type UploadWaiter,
   type UploadWaitOptions,

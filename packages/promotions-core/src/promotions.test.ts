@@ -3,12 +3,20 @@ import {
   ConflictError,
   NetworkError,
   NotFoundError,
+  PromoReviewError,
   UploadNotReadyError,
   ValidationError,
 } from "@promo-review/errors";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { clientFor, requestsTo, simTextBody, startUpload, uploadCompleted } from "./test-sim.js";
+import {
+  chunkerWaiter,
+  clientFor,
+  requestsTo,
+  simTextBody,
+  startUpload,
+  uploadCompleted,
+} from "./test-sim.js";
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -70,8 +78,8 @@ describe("headers: key, acting user, optional email, one correlation id per oper
 });
 
 describe("409 upload_not_ready: waited out, then sent again with the same correlation id", () => {
-  it("clears after the upload completes, reading status from the file service", async () => {
-    const promotions = clientFor(sim, { filesUrl: sim.filesUrl, uploadPollIntervalMs: 20 });
+  it("clears after the upload completes, reading status from the file service (upload-chunker's waiter)", async () => {
+    const promotions = clientFor(sim, { waitForUploads: chunkerWaiter(sim) });
     const uploadId = await startUpload(sim);
     const created = await promotions.create(
       simTextBody(sim, { fileFormat: "pdf", content: undefined, uploadIds: [uploadId] }),
@@ -99,7 +107,7 @@ describe("409 upload_not_ready: waited out, then sent again with the same correl
     expect(asked).toEqual([[uploadId]]);
   });
   it("backs off and retries when nothing can report readiness", async () => {
-    const promotions = clientFor(sim, { uploadPollIntervalMs: 50 });
+    const promotions = clientFor(sim, { uploadRetryDelayMs: 50 });
     const uploadId = await startUpload(sim);
     await promotions.create(
       simTextBody(sim, { fileFormat: "pdf", content: undefined, uploadIds: [uploadId] }),
@@ -109,11 +117,7 @@ describe("409 upload_not_ready: waited out, then sent again with the same correl
     expect(statuses.slice(0, -1).every((s) => s === 409)).toBe(true);
   });
   it("gives up at the deadline with an UploadNotReadyError naming the upload; nothing was created", async () => {
-    const promotions = clientFor(sim, {
-      filesUrl: sim.filesUrl,
-      uploadPollIntervalMs: 20,
-      uploadWaitTimeoutMs: 200,
-    });
+    const promotions = clientFor(sim, { waitForUploads: chunkerWaiter(sim), uploadWaitTimeoutMs: 200 });
     const uploadId = await startUpload(sim, { send: false });
     const error = await promotions
       .create(simTextBody(sim, { fileFormat: "pdf", content: undefined, uploadIds: [uploadId] }))
@@ -123,7 +127,7 @@ describe("409 upload_not_ready: waited out, then sent again with the same correl
     expect((error as Error).message).toMatch(/still not ready after waiting/);
   });
   it("stops with an AbortError when the caller aborts the wait", async () => {
-    const promotions = clientFor(sim, { filesUrl: sim.filesUrl, uploadPollIntervalMs: 20 });
+    const promotions = clientFor(sim, { waitForUploads: chunkerWaiter(sim) });
     const uploadId = await startUpload(sim, { send: false });
     const controller = new AbortController();
     const pending = promotions.create(
@@ -153,14 +157,14 @@ describe("409 upload_not_ready: waited out, then sent again with the same correl
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toBeInstanceOf(AbortError);
   });
-  it("ends with a ConflictError when the file service reports the upload failed", async () => {
+  it("ends with the waiter's error when the file service reports the upload failed", async () => {
     const uploadId = await startUpload(sim, { fileName: "flyer-fail-processing.pdf" });
-    const promotions = clientFor(sim, { filesUrl: sim.filesUrl, uploadPollIntervalMs: 20 });
+    const promotions = clientFor(sim, { waitForUploads: chunkerWaiter(sim) });
     const error = await promotions
       .create(simTextBody(sim, { fileFormat: "pdf", content: undefined, uploadIds: [uploadId] }))
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConflictError);
-    expect((error as ConflictError).code).toBe("UPLOAD_FAILED");
+    expect(error).toBeInstanceOf(PromoReviewError);
+    expect((error as PromoReviewError).code).toBe("UPLOAD_FAILED");
     expect((error as Error).message).toContain(uploadId);
     expect(requestsTo(sim, "POST", "/v1/promotions").map((p) => p.status)).toEqual([409]);
   });

@@ -5,20 +5,26 @@
  * `upload_not_ready` (both mean "not processed"), never after a failure that may have reached the
  * service.
  */
+
+import { localValidationError } from "@promo-review/errors";
 import type { Credentials, HttpClient, HttpClientOptions, RetryPolicy } from "@promo-review/http";
 import { createHttpClient, newCorrelationId } from "@promo-review/http";
 import { explainAmbiguous } from "./ambiguous.js";
+import { DEFAULT_REPLY_PATH, postCommentReply } from "./comment-reply.js";
 import { createReferenceData, type ReferenceCacheOptions, type ReferenceData } from "./reference-cache.js";
 import type {
   CreatePromotionRequest,
   CreatePromotionResult,
   Decision,
+  EvaluationRecord,
   EvaluationStarted,
   NewVersionRequest,
   NewVersionResult,
   OfLatest,
   OperationOptions,
   Promotion,
+  ReplyOptions,
+  ReplyResult,
   SubmitRequest,
   SubmitResult,
 } from "./types.js";
@@ -29,7 +35,7 @@ import { validateCreatePromotion, validateId, validateNewVersion, validateSubmit
 export interface PromotionsClientOptions {
   /** The main API's base URL. Needed unless `http` is given. */
   baseUrl?: string;
-  /** API key and acting user. Needed unless `http` is given (and for `filesUrl`). */
+  /** API key and acting user. Needed unless `http` is given. */
   credentials?: Credentials;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch;
@@ -46,17 +52,23 @@ export interface PromotionsClientOptions {
   /** Reference-data caching: a day by default, in memory. */
   referenceCache?: ReferenceCacheOptions;
   /**
-   * Waits until uploads are ready, used when creation answers 409 `upload_not_ready` (the facade
-   * injects upload-chunker's). Without it, upload status is read from `filesUrl` when given, else the
-   * request is retried with backoff.
+   * Waits until uploads are ready, used when creation answers 409 `upload_not_ready`. Pass
+   * upload-chunker's (`(ids, { signal }) => Promise.all(ids.map((id) => uploader.waitForCompletion(id, { signal })))`;
+   * the facade does), which reads the file service's status and costs no main-API budget. Without it,
+   * the request is sent again with backoff, each attempt spending the main-API budget.
    */
   waitForUploads?: UploadWaiter;
-  /** The file service's base URL, to read upload status from while waiting (costs no main-API budget). */
-  filesUrl?: string;
   /** Longest total wait for uploads that are not ready. Default 120 000 ms. */
   uploadWaitTimeoutMs?: number;
-  /** Pause between upload-status reads, and first backoff step. Default 500 ms. */
-  uploadPollIntervalMs?: number;
+  /** First backoff step when no `waitForUploads` is given. Default 500 ms. */
+  uploadRetryDelayMs?: number;
+  /**
+   * Where an evaluation is read back (the polling fallback). Not shown in the spec; default
+   * `/v1/promotions/{promotionId}/versions/{versionId}/evaluations/{evaluationId}`.
+   */
+  evaluationPath?: (promotionId: string, versionId: string, evaluationId: string) => string;
+  /** Where a comment reply is posted. Not shown in the spec; default `DEFAULT_REPLY_PATH` (`/v1/comments`). */
+  commentReplyPath?: (commentId: string) => string;
 }
 
 /** Every main-API operation. */
@@ -82,6 +94,25 @@ export interface PromotionsClient {
   decision(promotionId: string, versionId: string, options?: OperationOptions): Promise<Decision>;
   /** Starts an evaluation (202, status processing); the result comes by the evaluation-completed webhook. */
   evaluate(promotionId: string, versionId: string, options?: OperationOptions): Promise<EvaluationStarted>;
+  /**
+   * Reads an evaluation back (status, and issues when finished). Prefer the evaluation-completed
+   * webhook: every read spends the shared main-API budget.
+   */
+  evaluation(
+    promotionId: string,
+    versionId: string,
+    evaluationId: string,
+    options?: OperationOptions,
+  ): Promise<EvaluationRecord>;
+  /**
+   * Replies to the comment behind an issue (`commentId` from the webhook), retrying while the service
+   * answers `PARENT_NOT_FOUND` because comment indexing is asynchronous.
+   */
+  replyToComment(
+    commentId: string,
+    body?: Record<string, unknown>,
+    options?: ReplyOptions,
+  ): Promise<ReplyResult>;
   /** Reads the promotion's latest version from the service and submits it. */
   submitLatest(
     promotionId: string,
@@ -111,15 +142,6 @@ function mainClient(options: PromotionsClientOptions): HttpClient {
   });
 }
 
-function filesClient(options: PromotionsClientOptions): HttpClient | undefined {
-  if (!options.filesUrl || !options.credentials) return undefined;
-  return createHttpClient({
-    baseUrl: options.filesUrl,
-    credentials: options.credentials,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-}
-
 const path = (...segments: string[]) => segments.map((s) => encodeURIComponent(s)).join("/");
 
 /**
@@ -131,9 +153,8 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
   const validate = options.validate ?? true;
   const uploadWait = {
     waitForUploads: options.waitForUploads,
-    files: options.waitForUploads ? undefined : filesClient(options),
     timeoutMs: options.uploadWaitTimeoutMs ?? 120_000,
-    intervalMs: options.uploadPollIntervalMs ?? 500,
+    intervalMs: options.uploadRetryDelayMs ?? 500,
   };
 
   async function call<T>(
@@ -232,6 +253,24 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
         { method: "POST" },
         withId(op),
       );
+    },
+
+    async evaluation(promotionId, versionId, evaluationId, op) {
+      validateId(promotionId, "promotionId");
+      validateId(versionId, "versionId");
+      validateId(evaluationId, "evaluationId");
+      const url = options.evaluationPath
+        ? options.evaluationPath(promotionId, versionId, evaluationId)
+        : `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/evaluations/${path(evaluationId)}`;
+      return call<EvaluationRecord>(url, {}, withId(op));
+    },
+
+    async replyToComment(commentId, body = {}, op = {}) {
+      if (typeof commentId !== "string" || commentId.trim() === "") {
+        throw localValidationError([{ field: "commentId", message: "is required (the issue's commentId)" }]);
+      }
+      const url = options.commentReplyPath ? options.commentReplyPath(commentId) : DEFAULT_REPLY_PATH;
+      return postCommentReply(http, url, commentId, body, withId(op));
     },
 
     // Versions are also created in the web application, so "latest" is always read from the service.

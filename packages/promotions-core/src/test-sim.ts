@@ -3,6 +3,7 @@
  * made through the file service's HTTP API, and the request log.
  */
 import type { Simulator } from "@promo-review/simulator";
+import { createUploader } from "@promo-review/upload-chunker";
 import { createPromotionsClient, type PromotionsClientOptions } from "./promotions.js";
 import type { CreatePromotionRequest } from "./types.js";
 
@@ -77,4 +78,19 @@ export function requestsTo(sim: Simulator, method: string, path: string | RegExp
   return sim.control
     .requests()
     .filter((r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)));
+}
+
+/** upload-chunker's waiter, as the facade injects it: reads the file service's status (no main-API budget). */
+export function chunkerWaiter(sim: Simulator) {
+  const uploader = createUploader({
+    filesUrl: sim.filesUrl,
+    credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+  });
+  return async (uploadIds: string[], { signal }: { signal?: AbortSignal }) => {
+    await Promise.all(
+      uploadIds.map((id) =>
+        uploader.waitForCompletion(id, { pollIntervalMs: 20, ...(signal ? { signal } : {}) }),
+      ),
+    );
+  };
 }

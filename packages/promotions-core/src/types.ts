@@ -178,3 +178,34 @@ export interface OperationOptions {
   /** Sent as `X-Correlation-ID` on every attempt of this operation; a fresh one when absent. */
   correlationId?: string;
 }
+
+/**
+ * An evaluation as read back (the polling fallback). The spec shows no read endpoint, so the path is
+ * configurable (`evaluationPath`) and only `evaluationId` and `status` are relied on; any other field
+ * the service sends (issues, metadata) is kept.
+ */
+export interface EvaluationRecord extends WithCorrelationId {
+  evaluationId: string;
+  status: "processing" | "completed" | (string & {});
+  issues?: Array<Record<string, unknown>>;
+  metadata?: Record<string, string>;
+}
+
+/** How a comment reply is retried while the parent comment is not indexed yet. */
+export interface ReplyOptions extends OperationOptions {
+  /** Attempts in all while the answer is `PARENT_NOT_FOUND`. Default 8. */
+  maxAttempts?: number;
+  /** First backoff step, doubling, full jitter. Default 250 ms. */
+  baseDelayMs?: number;
+  /** Ceiling of one backoff step. Default 5 s. */
+  maxDelayMs?: number;
+  /** Random source for the jitter, in [0, 1). */
+  random?: () => number;
+  /** Called before each wait, with the `ParentNotFoundError` that caused it. */
+  onRetry?: (info: { attempt: number; error: Error; delayMs: number }) => void;
+}
+
+/** A posted reply: the service's answer, and how many attempts it took. */
+export interface ReplyResult extends WithCorrelationId {
+  replyAttempts: number;
+}

@@ -1,14 +1,14 @@
 /**
  * Waiting out a 409 `upload_not_ready`. A referenced upload that is still processing makes creation
  * (and version creation) fail with 409, which means "not processed": the request is sent again once
- * the named uploads are ready. Readiness is learnt, in order of preference, from a waiter the caller
- * injects (the facade passes upload-chunker's), from the file service's upload status (which costs no
- * main-API budget), or, failing both, by backing off. The whole wait is bounded by a deadline and the
+ * the named uploads are ready. Readiness is learnt from a waiter the caller injects (the facade passes
+ * upload-chunker's, which reads the file service's upload status and so costs no main-API budget), or,
+ * without one, by backing off. The whole wait is bounded by a deadline and the
  * caller's signal, and the two end differently: an abort is an `AbortError`, a deadline an
  * `UploadNotReadyError` that says how long it waited.
  */
-import { AbortError, ConflictError, errorFromTransport, UploadNotReadyError } from "@promo-review/errors";
-import { DEFAULT_RETRY, type HttpClient, retryDelay, sleep } from "@promo-review/http";
+import { AbortError, errorFromTransport, UploadNotReadyError } from "@promo-review/errors";
+import { DEFAULT_RETRY, retryDelay, sleep } from "@promo-review/http";
 
 /** Waits until the given uploads are ready; rejects when one cannot become ready. */
 export type UploadWaiter = (uploadIds: string[], options: { signal?: AbortSignal }) => Promise<void>;
@@ -17,39 +17,10 @@ export type UploadWaiter = (uploadIds: string[], options: { signal?: AbortSignal
 export interface UploadWaitOptions {
   /** An injected waiter (preferred). */
   waitForUploads?: UploadWaiter | undefined;
-  /** A file-service client to read upload status from when no waiter is injected. */
-  files?: HttpClient | undefined;
   /** Longest total wait for uploads before giving up. */
   timeoutMs: number;
-  /** Pause between upload-status reads, and first step of the fallback backoff. */
+  /** First step of the fallback backoff, when no waiter is injected. */
   intervalMs: number;
-}
-
-/**
- * Reads each upload's status from the file service until all are `completed`. A `failed` upload ends
- * the wait with a `ConflictError` naming it: it will never become ready, so retrying is pointless.
- */
-export function fileServiceWaiter(files: HttpClient, intervalMs: number): UploadWaiter {
-  return async (uploadIds, { signal }) => {
-    const pending = new Set(uploadIds);
-    while (pending.size > 0) {
-      for (const uploadId of [...pending]) {
-        const { data, correlationId } = await files.request<{ status?: string }>(
-          `/v1/uploads/${encodeURIComponent(uploadId)}`,
-          signal ? { signal } : {},
-        );
-        if (data?.status === "completed") pending.delete(uploadId);
-        else if (data?.status === "failed") {
-          throw new ConflictError({
-            code: "UPLOAD_FAILED",
-            message: `Upload ${uploadId} failed on the file service and will never be ready; upload the file again`,
-            correlationId,
-          });
-        }
-      }
-      if (pending.size > 0) await sleep(intervalMs, signal);
-    }
-  };
 }
 
 /** Backs off (exponentially, with jitter) when nothing can tell when the uploads are ready. */
@@ -80,8 +51,7 @@ export async function sendWaitingForUploads<T>(
 ): Promise<T> {
   const deadline = Date.now() + options.timeoutMs;
   const fallback = backoffWaiter(options.intervalMs);
-  const waiter =
-    options.waitForUploads ?? (options.files && fileServiceWaiter(options.files, options.intervalMs));
+  const waiter = options.waitForUploads;
   for (let round = 1; ; round++) {
     try {
       return await send();

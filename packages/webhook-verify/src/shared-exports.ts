@@ -3,12 +3,6 @@
 export { WebhookVerificationError, type WebhookVerificationReason } from "@promo-review/errors";
 export type { VerifyWebhookOptions, WebhookApi } from "./bind.js";
 export type { RawBody } from "./body.js";
-export {
-  DEFAULT_REPLY_PATH,
-  type ReplyResult,
-  type ReplyToCommentOptions,
-  replyToComment,
-} from "./comment-reply.js";
 export type { SignedContent } from "./crypto-backend.js";
 export type { HeadersInput, WebhookHeaders } from "./headers.js";
 export type { NodeRequestLike, NodeResponseLike } from "./node-handler.js";

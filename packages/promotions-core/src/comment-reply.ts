@@ -1,0 +1,50 @@
+import { ParentNotFoundError } from "@promo-review/errors";
+import { DEFAULT_RETRY, type HttpClient, retryDelay, sleep } from "@promo-review/http";
+import type { ReplyOptions, ReplyResult } from "./types.js";
+
+/**
+ * The reply path used when none is configured. The spec does not show the endpoint for posting a
+ * comment reply (a documented gap in docs/gaps.md), only that the reply carries `parentCommentId`.
+ */
+export const DEFAULT_REPLY_PATH = "/v1/comments";
+
+/**
+ * Replies to the comment behind an evaluation issue, sending its `commentId` as `parentCommentId`.
+ * Comment indexing is asynchronous, so a reply sent right after the webhook may be answered
+ * `PARENT_NOT_FOUND`: that means nothing was created, so the reply is sent again with backoff
+ * (honouring a `Retry-After`) under the same correlation id until it is accepted, `maxAttempts` is
+ * spent (the last `ParentNotFoundError` is thrown) or the signal aborts. Any other error is thrown at
+ * once: the reply is a POST and is never resent after an answer that may mean it was created.
+ */
+export async function postCommentReply(
+  http: HttpClient,
+  path: string,
+  commentId: string,
+  body: Record<string, unknown>,
+  options: ReplyOptions & { correlationId: string },
+): Promise<ReplyResult> {
+  const maxAttempts = options.maxAttempts ?? 8;
+  const policy = {
+    ...DEFAULT_RETRY,
+    baseDelayMs: options.baseDelayMs ?? 250,
+    maxDelayMs: options.maxDelayMs ?? 5_000,
+    random: options.random ?? Math.random,
+  };
+  const json = { ...body, parentCommentId: commentId };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { data, correlationId } = await http.request<Record<string, unknown>>(path, {
+        method: "POST",
+        json,
+        correlationId: options.correlationId,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return { ...data, correlationId, replyAttempts: attempt };
+    } catch (error) {
+      if (!(error instanceof ParentNotFoundError) || attempt >= maxAttempts) throw error;
+      const delayMs = retryDelay(error, attempt, policy);
+      options.onRetry?.({ attempt, error, delayMs });
+      await sleep(delayMs, options.signal);
+    }
+  }
+}
