@@ -145,10 +145,4 @@ export const FORBIDDEN_IN_TREE: Record<string, string[]> = {
 export const REPORTED_DEPENDENCY_GAPS: Record<
   string,
   { declared: string[]; inTree: string[]; note: string }
-> = {
-  "@promo-review/webhook-verify": {
-    declared: ["@promo-review/http"],
-    inTree: ["@promo-review/http", "ky"],
-    note: "declares @promo-review/http for replyToComment (src/comment-reply.ts), which brings ky to every webhook receiver",
-  },
-};
+> = {};
