@@ -1,0 +1,162 @@
+import { localValidationError } from "@promo-review/errors";
+import { createHttpClient, type HttpClient } from "@promo-review/http";
+import { createLinkCapture, type LinkCapture } from "@promo-review/link-capture";
+import {
+  createPromotionsClient,
+  type PromotionsClient,
+  type ReferenceCacheOptions,
+  type ReferenceData,
+} from "@promo-review/promotions-core";
+import type { RateBudget } from "@promo-review/rate-budget";
+import { createUploader, type ResumeStore, type Uploader } from "@promo-review/upload-chunker";
+import { createWebhookVerifier, type ReplayStore, type WebhookVerifier } from "@promo-review/webhook-verify";
+import { resolveSettings, type SettingsInput } from "./config.js";
+import { createFlows, type Flows } from "./flows.js";
+import { type BudgetChoice, chooseBudget } from "./shared-budget.js";
+
+/** Everything `createClient` takes; any setting left out is read from `PROMO_REVIEW_*` variables. */
+export interface ClientConfig extends SettingsInput {
+  /** A `fetch` for every request (tests, proxies, instrumentation). Default: the global one. */
+  fetch?: typeof fetch;
+  /**
+   * The main-API budget (60 a minute per key, 10 a minute for link capture). Default: one budget per
+   * key shared by every client in the process. Pass a `RateBudget` to share your own (a Redis-backed
+   * one across processes), options for a private one, or `false` to turn it off.
+   */
+  rateBudget?: BudgetChoice;
+  /** Replay protection of webhooks. Default: in memory. Pass a Redis store for several processes. */
+  replayStore?: ReplayStore | false;
+  /** Client-side validation of every stated rule before sending. Default: on. */
+  validate?: boolean;
+  /** Reference data caching (default one day, in memory). */
+  referenceCache?: ReferenceCacheOptions;
+  /** Where unfinished uploads are remembered for resume (default: in memory). */
+  resumeStore?: ResumeStore;
+  /** Per-request timeout of ordinary calls (default 30 s; link capture has its own, longer one). */
+  timeoutMs?: number;
+  /** The environment to read settings from (default: `process.env` where there is one). */
+  env?: Record<string, string | undefined>;
+}
+
+/** The main-API operations, named as in the service's interface. */
+export type Promotions = Omit<PromotionsClient, "reference" | "http">;
+
+/** One client for the whole service. */
+export interface PromoReviewClient {
+  /** The resolved, non-secret settings. */
+  readonly settings: {
+    baseUrl: string;
+    filesUrl: string;
+    externalUserId: string;
+    externalUserEmail?: string;
+  };
+  /** The shared main-API budget (`undefined` when turned off); its events say when calls wait. */
+  readonly budget: RateBudget | undefined;
+  /** Uploads to the file service: `upload(source, { fileName, contentType, signal?, onProgress? })`. */
+  readonly uploads: Uploader;
+  /** Link capture: `capture(url, { designFrameId?, signal? })`. */
+  readonly links: LinkCapture;
+  /** Promotions, versions, submit, decisions, evaluation. */
+  readonly promotions: Promotions;
+  /** Channels, jurisdictions, products and target markets, cached for a day. */
+  readonly reference: ReferenceData;
+  /** Webhook verification and receiving: `verify({ headers, body })`, `handler()`, `nodeHandler()`, `on()`. */
+  readonly webhooks: WebhookVerifier;
+  /** The end-to-end flows: a promotion from a file, a link or text; submit and decide; evaluate and wait. */
+  readonly flows: Flows;
+}
+
+/**
+ * Makes the client. Settings come from `config`, else from `PROMO_REVIEW_*` variables; a missing one
+ * fails now with an error naming the option and the variable. Every part shares one `fetch`, one
+ * main-API budget per key, and one correlation-id policy (a fresh id per operation, kept across its
+ * retries, returned on every result and error).
+ */
+export function createClient(config: ClientConfig = {}): PromoReviewClient {
+  const settings = resolveSettings(config, config.env);
+  const credentials = {
+    apiKey: settings.apiKey,
+    externalUserId: settings.externalUserId,
+    ...(settings.externalUserEmail ? { externalUserEmail: settings.externalUserEmail } : {}),
+  };
+  const budget = chooseBudget(config.rateBudget, settings.apiKey, settings.baseUrl);
+  const common = {
+    credentials,
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+    ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
+  };
+  const main: HttpClient = createHttpClient({
+    ...common,
+    baseUrl: settings.baseUrl,
+    ...(budget ? { hooks: budget.kyHooks() } : {}),
+  });
+  // The file service has no stated budget (chunk PUT and status are not limited), so no hooks.
+  const files: HttpClient = createHttpClient({ ...common, baseUrl: settings.filesUrl });
+  const uploads = createUploader({
+    http: files,
+    ...(config.resumeStore ? { store: config.resumeStore } : {}),
+  });
+  const links = createLinkCapture({ http: main });
+  const {
+    reference,
+    http: _http,
+    ...promotions
+  } = createPromotionsClient({
+    http: main,
+    ...(config.validate === false ? { validate: false } : {}),
+    ...(config.referenceCache ? { referenceCache: config.referenceCache } : {}),
+    // A 409 upload_not_ready is waited out on the file service's status, which costs no main-API budget.
+    waitForUploads: async (uploadIds, { signal }) => {
+      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, signal ? { signal } : {})));
+    },
+  });
+  const webhooks = settings.webhookSecret
+    ? createWebhookVerifier({
+        secrets: settings.webhookSecret,
+        ...(config.replayStore !== undefined ? { replayStore: config.replayStore } : {}),
+      })
+    : unconfiguredWebhooks();
+  const client = {
+    settings: {
+      baseUrl: settings.baseUrl,
+      filesUrl: settings.filesUrl,
+      externalUserId: settings.externalUserId,
+      ...(settings.externalUserEmail ? { externalUserEmail: settings.externalUserEmail } : {}),
+    },
+    budget,
+    uploads,
+    links,
+    promotions,
+    reference,
+    webhooks,
+  };
+  return { ...client, flows: createFlows({ ...client, hasWebhooks: Boolean(settings.webhookSecret) }) };
+}
+
+/** A verifier whose every use says how to configure the secret, instead of failing every signature. */
+function unconfiguredWebhooks(): WebhookVerifier {
+  const refuse = (): never => {
+    throw localValidationError(
+      [
+        {
+          field: "webhookSecret",
+          message:
+            "is required to verify webhooks: pass it to createClient or set PROMO_REVIEW_WEBHOOK_SECRET",
+        },
+      ],
+      "Webhooks are not configured",
+    );
+  };
+  const verifier: WebhookVerifier = {
+    verify: async () => refuse(),
+    verifyDelivery: async () => refuse(),
+    verifySignature: async () => refuse(),
+    release: async () => refuse(),
+    dispatch: async () => refuse(),
+    on: () => refuse(),
+    off: () => verifier,
+    handler: () => refuse(),
+    nodeHandler: () => refuse(),
+  };
+  return verifier;
+}

@@ -1,0 +1,75 @@
+import { type LocalIssue, localValidationError } from "@promo-review/errors";
+
+/** Where each setting may come from in the environment. */
+export const ENVIRONMENT_VARIABLES = {
+  apiKey: "PROMO_REVIEW_API_KEY",
+  baseUrl: "PROMO_REVIEW_BASE_URL",
+  filesUrl: "PROMO_REVIEW_FILES_URL",
+  externalUserId: "PROMO_REVIEW_USER_ID",
+  externalUserEmail: "PROMO_REVIEW_USER_EMAIL",
+  webhookSecret: "PROMO_REVIEW_WEBHOOK_SECRET",
+} as const;
+
+/** The settings that come from config or environment. */
+export interface Settings {
+  apiKey: string;
+  externalUserId: string;
+  externalUserEmail: string | undefined;
+  baseUrl: string;
+  filesUrl: string;
+  /** One secret, or several during rotation (comma-separated in the environment). */
+  webhookSecret: string | string[] | undefined;
+}
+
+/** Explicit settings; anything absent is read from the environment. */
+export type SettingsInput = Partial<Settings>;
+
+type Environment = Record<string, string | undefined>;
+
+/** The process environment where there is one (Node, Bun, Deno with --allow-env); empty elsewhere. */
+export function defaultEnvironment(): Environment {
+  const process = (globalThis as { process?: { env?: Environment } }).process;
+  return process?.env ?? {};
+}
+
+const REQUIRED = ["apiKey", "externalUserId", "baseUrl", "filesUrl"] as const;
+
+/**
+ * Resolves the client's settings: explicit values first, then `PROMO_REVIEW_*` variables. A missing
+ * required setting fails with an error that names both the option and the variable, and a URL that is
+ * not http(s) fails here rather than on the first request.
+ */
+export function resolveSettings(input: SettingsInput, env: Environment = defaultEnvironment()): Settings {
+  const pick = (name: keyof typeof ENVIRONMENT_VARIABLES) => {
+    const explicit = input[name];
+    if (explicit !== undefined && explicit !== "") return explicit;
+    const fromEnv = env[ENVIRONMENT_VARIABLES[name]]?.trim();
+    return fromEnv === "" ? undefined : fromEnv;
+  };
+  const issues: LocalIssue[] = [];
+  for (const name of REQUIRED) {
+    if (pick(name) === undefined) {
+      issues.push({
+        field: name,
+        message: `is required: pass it to createClient or set ${ENVIRONMENT_VARIABLES[name]}`,
+      });
+    }
+  }
+  for (const name of ["baseUrl", "filesUrl"] as const) {
+    const value = pick(name);
+    if (typeof value === "string" && !/^https?:\/\/[^/\s]+/i.test(value)) {
+      issues.push({ field: name, message: `must be an http(s) URL, got "${value}"` });
+    }
+  }
+  if (issues.length > 0) throw localValidationError(issues, "The client configuration is incomplete");
+  const secret = pick("webhookSecret");
+  return {
+    apiKey: pick("apiKey") as string,
+    externalUserId: pick("externalUserId") as string,
+    externalUserEmail: pick("externalUserEmail") as string | undefined,
+    baseUrl: pick("baseUrl") as string,
+    filesUrl: pick("filesUrl") as string,
+    webhookSecret:
+      typeof secret === "string" && secret.includes(",") ? secret.split(",").map((s) => s.trim()) : secret,
+  };
+}

@@ -1,0 +1,298 @@
+import { errorFromTransport, localValidationError, TimeoutError } from "@promo-review/errors";
+import { DEFAULT_RETRY, retryDelay, sleep } from "@promo-review/http";
+import type { CaptureResult, LinkCapture } from "@promo-review/link-capture";
+import type {
+  CreatePromotionRequest,
+  CreatePromotionResult,
+  Decision,
+  EvaluationRecord,
+  NewVersionRequest,
+  NewVersionResult,
+  OfLatest,
+  PromotionsClient,
+  SubmitRequest,
+  SubmitResult,
+} from "@promo-review/promotions-core";
+import {
+  formatOf,
+  type Uploader,
+  type UploadProgress,
+  type UploadResult,
+  type UploadSource,
+} from "@promo-review/upload-chunker";
+import type { EvaluationCompletedEvent, WebhookVerifier } from "@promo-review/webhook-verify";
+
+/**
+ * `T` without the keys `K`, keeping its declared fields' modifiers and its openness to extra fields
+ * (plain `Omit` over a type with an index signature would drop every declared field).
+ */
+type Without<T, K extends PropertyKey> = {
+  [P in keyof T as string extends P ? never : P extends K ? never : P]: T[P];
+} & { [field: string]: unknown };
+
+/** Creation fields other than the content, which each flow supplies. */
+export type PromotionFields = Without<
+  CreatePromotionRequest,
+  "uploadIds" | "content" | "fileFormat" | "variations"
+>;
+
+/** Version fields other than the content. */
+export type VersionFields = Without<NewVersionRequest, "uploadIds" | "content" | "fileFormat">;
+
+/** What a flow that uploads a file needs to know about it. */
+export interface FileOptions {
+  fileName: string;
+  /** The MIME type; it decides the promotion's `fileFormat` (see upload-chunker's `formatOf`). */
+  contentType: string;
+  /** The declared size, for a stream whose length is not known otherwise. */
+  size?: number;
+  onProgress?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** How long, and how, to wait for an evaluation's result. */
+export interface EvaluateAndWaitOptions {
+  /** The version to evaluate; default: the latest, read from the promotion. */
+  versionId?: string;
+  /** Give up after this long (default 10 minutes). */
+  timeoutMs?: number;
+  /**
+   * Start polling the evaluation after this long without a webhook (default: 60 s when a webhook
+   * secret is configured, at once otherwise). Each poll spends the shared main-API budget.
+   */
+  pollAfterMs?: number;
+  /** First pause between polls (default 2 s, doubling to 30 s). */
+  pollIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+/** An evaluation's result, and how it arrived. */
+export interface EvaluationOutcome {
+  evaluationId: string;
+  promotionId: string;
+  versionId: string;
+  status: string;
+  issues: EvaluationCompletedEvent["data"]["issues"];
+  /** The creation metadata the webhook echoes (absent when the result came by polling). */
+  metadata?: Record<string, string>;
+  /** `webhook` when a verified delivery brought it, `poll` when the fallback did. */
+  via: "webhook" | "poll";
+  /** The correlation id of the evaluate call. */
+  correlationId: string;
+}
+
+/** The end-to-end flows users otherwise write by hand. */
+export interface Flows {
+  /** Uploads a file (a Blob, bytes, a stream; a path via `@promo-review/sdk/node`), waits for it, and creates a promotion with the matching `fileFormat`. */
+  createFromFile(
+    source: UploadSource,
+    options: FileOptions & { promotion: PromotionFields },
+  ): Promise<{ promotion: CreatePromotionResult; upload: UploadResult }>;
+  /** Captures a link (polling an import to its end) and creates a promotion with the capture's `fileFormat`. */
+  createFromLink(
+    url: string,
+    options: { promotion: PromotionFields; designFrameId?: string; signal?: AbortSignal },
+  ): Promise<{ promotion: CreatePromotionResult; capture: CaptureResult }>;
+  /** Creates a promotion from inline text or HTML (`fileFormat` text). */
+  createFromText(
+    content: string,
+    options: { promotion: PromotionFields; signal?: AbortSignal },
+  ): Promise<CreatePromotionResult>;
+  /** Uploads a file and adds it as a new version of a promotion. */
+  addVersionFromFile(
+    promotionId: string,
+    source: UploadSource,
+    options: FileOptions & { version?: VersionFields },
+  ): Promise<{ version: NewVersionResult; upload: UploadResult }>;
+  /** Submits the latest version (read from the promotion, wherever it was made) and reads its decision. */
+  submitLatestAndDecide(
+    promotionId: string,
+    options?: { body?: SubmitRequest; signal?: AbortSignal },
+  ): Promise<{ submitted: SubmitResult & OfLatest; decision: Decision }>;
+  /** Starts an evaluation and waits for its result: from the webhook receiver, polling only as a fallback. */
+  evaluateAndWait(promotionId: string, options?: EvaluateAndWaitOptions): Promise<EvaluationOutcome>;
+}
+
+/** What the flows are built from. */
+export interface FlowParts {
+  uploads: Uploader;
+  links: LinkCapture;
+  promotions: Omit<PromotionsClient, "reference" | "http">;
+  webhooks: WebhookVerifier;
+  /** Whether a webhook secret is configured, so results can arrive by webhook. */
+  hasWebhooks: boolean;
+}
+
+function fileFormatOf(contentType: string) {
+  const format = formatOf(contentType);
+  if (!format) {
+    throw localValidationError([
+      {
+        field: "contentType",
+        message: `"${contentType}" is not a supported file type (pdf, image/*, video/*, audio/*, documents)`,
+      },
+    ]);
+  }
+  return format;
+}
+
+function uploadOptions(options: FileOptions) {
+  return {
+    fileName: options.fileName,
+    contentType: options.contentType,
+    ...(options.size !== undefined ? { size: options.size } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    waitForCompletion: true,
+  };
+}
+
+const signalOf = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
+
+/** Builds the flows over the client's parts. */
+export function createFlows(parts: FlowParts): Flows {
+  const { uploads, links, promotions, webhooks } = parts;
+
+  return {
+    async createFromFile(source, options) {
+      // The type is checked before any byte moves: an unsupported file fails here, not after uploading.
+      const fileFormat = fileFormatOf(options.contentType);
+      const upload = await uploads.upload(source, uploadOptions(options));
+      const promotion = await promotions.create(
+        { ...options.promotion, fileFormat, uploadIds: [upload.uploadId] },
+        signalOf(options.signal),
+      );
+      return { promotion, upload };
+    },
+
+    async createFromLink(url, options) {
+      const capture = await links.capture(url, {
+        ...(options.designFrameId ? { designFrameId: options.designFrameId } : {}),
+        ...signalOf(options.signal),
+      });
+      const promotion = await promotions.create(
+        {
+          ...options.promotion,
+          // The capture's format is the service's word; validation still refuses one it does not know.
+          fileFormat: capture.fileFormat as CreatePromotionRequest["fileFormat"],
+          uploadIds: [capture.uploadId],
+        },
+        signalOf(options.signal),
+      );
+      return { promotion, capture };
+    },
+
+    createFromText(content, options) {
+      return promotions.create(
+        { ...options.promotion, fileFormat: "text", content },
+        signalOf(options.signal),
+      );
+    },
+
+    async addVersionFromFile(promotionId, source, options) {
+      const fileFormat = fileFormatOf(options.contentType);
+      const upload = await uploads.upload(source, uploadOptions(options));
+      const version = await promotions.createVersion(
+        promotionId,
+        { ...options.version, fileFormat, uploadIds: [upload.uploadId] },
+        signalOf(options.signal),
+      );
+      return { version, upload };
+    },
+
+    async submitLatestAndDecide(promotionId, options = {}) {
+      const submitted = await promotions.submitLatest(promotionId, options.body, signalOf(options.signal));
+      const decision = await promotions.decision(promotionId, submitted.versionId, signalOf(options.signal));
+      return { submitted, decision };
+    },
+
+    evaluateAndWait: (promotionId, options = {}) => evaluateAndWait(parts, promotionId, options),
+  };
+}
+
+/**
+ * Evaluate, then wait. A listener is attached before the trigger, so a webhook that arrives before the
+ * trigger's answer is not missed; deliveries for the version are kept until the evaluation id is known.
+ * Polling starts only after `pollAfterMs` without a webhook, because every poll spends the budget.
+ */
+async function evaluateAndWait(
+  parts: FlowParts,
+  promotionId: string,
+  options: EvaluateAndWaitOptions,
+): Promise<EvaluationOutcome> {
+  const { promotions, webhooks } = parts;
+  const versionId =
+    options.versionId ?? (await promotions.get(promotionId, signalOf(options.signal))).latestVersionId;
+  const timeoutMs = options.timeoutMs ?? 600_000;
+  const stop = new AbortController();
+  const onOuterAbort = () => stop.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+  const seen: EvaluationCompletedEvent[] = [];
+  let deliver: ((event: EvaluationCompletedEvent) => void) | undefined;
+  const listener = (event: EvaluationCompletedEvent) => {
+    if (event.data.versionId !== versionId) return;
+    seen.push(event);
+    deliver?.(event);
+  };
+  if (parts.hasWebhooks) webhooks.on("evaluation-completed", listener);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const started = await promotions.evaluate(promotionId, versionId, signalOf(options.signal));
+    const outcome = (data: EvaluationCompletedEvent["data"] | EvaluationRecord, via: "webhook" | "poll") => ({
+      evaluationId: started.evaluationId,
+      promotionId,
+      versionId,
+      status: data.status,
+      // A read and a webhook describe the same evaluation, so their issues have the same shape.
+      issues: (data.issues ?? []) as EvaluationOutcome["issues"],
+      ...(data.metadata ? { metadata: data.metadata as Record<string, string> } : {}),
+      via,
+      correlationId: started.correlationId,
+    });
+    const byWebhook = new Promise<EvaluationOutcome>((resolve) => {
+      const match = (event: EvaluationCompletedEvent) =>
+        event.data.evaluationId === started.evaluationId && resolve(outcome(event.data, "webhook"));
+      for (const event of seen) match(event);
+      deliver = match;
+    });
+    const byPolling = (async () => {
+      await sleep(options.pollAfterMs ?? (parts.hasWebhooks ? 60_000 : 0), stop.signal);
+      const policy = { ...DEFAULT_RETRY, baseDelayMs: options.pollIntervalMs ?? 2_000, maxDelayMs: 30_000 };
+      for (let round = 1; ; round++) {
+        const record = await promotions.evaluation(promotionId, versionId, started.evaluationId, {
+          signal: stop.signal,
+          correlationId: started.correlationId,
+        });
+        if (record.status !== "processing") return outcome(record, "poll");
+        await sleep(Math.max(policy.baseDelayMs / 2, retryDelay(undefined, round, policy)), stop.signal);
+      }
+    })();
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new TimeoutError({
+              code: "TIMEOUT",
+              message: `No result for evaluation ${started.evaluationId} after ${Math.round(timeoutMs / 1000)} s; it may still finish (the webhook will say)`,
+              correlationId: started.correlationId,
+              mayHaveReachedServer: true,
+            }),
+          ),
+        timeoutMs,
+      );
+    });
+    const aborted = new Promise<never>((_, reject) => {
+      const fail = () => reject(errorFromTransport(options.signal?.reason, { aborted: true, sent: true }));
+      if (options.signal?.aborted) fail();
+      options.signal?.addEventListener("abort", fail, { once: true });
+    });
+    // The poller's own abort (when the webhook wins) must not surface as an unhandled rejection.
+    byPolling.catch(() => {});
+    return await Promise.race([byWebhook, byPolling, deadline, aborted]);
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+    options.signal?.removeEventListener("abort", onOuterAbort);
+    if (parts.hasWebhooks) webhooks.off("evaluation-completed", listener);
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The Promotion Compliance Review SDK: `createClient(config)` gives one client for uploads, links,
+ * promotions, reference data and webhooks, with one shared rate budget, plus the end-to-end flows.
+ * Every error class and type users handle is re-exported, so one import serves.
+ * @packageDocumentation
+ */
+export * from "@promo-review/errors";
+export type { Credentials, HttpResult, RetryPolicy } from "@promo-review/http";
+export type { CaptureResult, FileFormat, ImportPollState } from "@promo-review/link-capture";
+export type {
+  Channel,
+  CreatePromotionRequest,
+  CreatePromotionResult,
+  Decision,
+  EvaluationStarted,
+  Jurisdiction,
+  NewVersionRequest,
+  NewVersionResult,
+  Product,
+  Promotion,
+  ReviewStatus,
+  SubmitRequest,
+  SubmitResult,
+  TargetMarket,
+  VariationEntry,
+} from "@promo-review/promotions-core";
+export { validateCreatePromotion, validateNewVersion } from "@promo-review/promotions-core";
+export { createRateBudget, type RateBudget, type RateBudgetOptions } from "@promo-review/rate-budget";
+export {
+  formatOf,
+  type UploadProgress,
+  type UploadResult,
+  type UploadSource,
+} from "@promo-review/upload-chunker";
+export type { EvaluationCompletedEvent, EvaluationIssue, WebhookEvent } from "@promo-review/webhook-verify";
+export { type ClientConfig, createClient, type PromoReviewClient, type Promotions } from "./client.js";
+export { ENVIRONMENT_VARIABLES, resolveSettings, type Settings, type SettingsInput } from "./config.js";
+export type {
+  EvaluateAndWaitOptions,
+  EvaluationOutcome,
+  FileOptions,
+  Flows,
+  PromotionFields,
+  VersionFields,
+} from "./flows.js";
+export { keyIdOf } from "./shared-budget.js";

@@ -1,0 +1,34 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Simulator, startSimulator } from "@promo-review/simulator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fileSource } from "./node.js";
+import { clientFor, promotionFields } from "./test-sim.js";
+
+let sim: Simulator;
+const dir = mkdtempSync(join(tmpdir(), "sdk-node-"));
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 3, uploadProcessingDelayMs: 20, maxChunkSize: 256 * 1024 });
+});
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a promotion from a local file (Node sub-path)", () => {
+  it("uploads the file in chunks with the right hash and creates the promotion", async () => {
+    const bytes = new Uint8Array(700_000).map((_, i) => (i * 31) % 251);
+    const path = join(dir, "brochure.pdf");
+    writeFileSync(path, bytes);
+    const client = clientFor(sim);
+    const { promotion, upload } = await client.flows.createFromFile(await fileSource(path), {
+      fileName: "brochure.pdf",
+      contentType: "application/pdf",
+      promotion: promotionFields(sim),
+    });
+    expect(promotion.version).toBe(1);
+    expect(sim.control.upload(upload.uploadId).sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+  });
+});
