@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
 
 /** One runnable block of a README. */
 export interface ReadmeExample {
@@ -55,4 +56,20 @@ export async function runReadmeExample(packageDir: string, example: ReadmeExampl
   } finally {
     rmSync(file, { force: true });
   }
+}
+
+/**
+ * The README test every package runs: one test per runnable block, named after its line, plus a check
+ * that the README has one at all (a README must start with a runnable example).
+ */
+export function testReadmeExamples(packageDir: string): void {
+  describe("README examples run", () => {
+    const examples = readmeExamples(join(packageDir, "README.md"));
+    it("has at least one example", () => expect(examples.length).toBeGreaterThan(0));
+    for (const example of examples) {
+      it(`example ${example.index} (README line ${example.line})`, async () => {
+        await runReadmeExample(packageDir, example);
+      });
+    }
+  });
 }
