@@ -76,3 +76,20 @@ describe("Command: prints URLs, keys and the webhook secret as JSON; stops on SI
     expect(output).toMatch(/Usage: promo-review-simulator/);
   });
 });
+
+describe("Command: its logic is exported from the package, for other commands to embed", () => {
+  it("runs from the package entry and stops when told", async () => {
+    const fromPackage = await import("@promo-review/simulator");
+    expect(fromPackage.runCli).toBe(runCli);
+    expect(fromPackage.parseCliArgs).toBe(parseCliArgs);
+    const signals = new EventEmitter();
+    let output = "";
+    const { simulator, stopped } = await fromPackage.runCli(["--seed", "5"], {
+      write: (text) => (output += text),
+      onSignal: (name, handler) => signals.once(name, handler),
+    });
+    expect(fromPackage.startupInfo(simulator!)).toEqual(JSON.parse(output));
+    signals.emit("SIGTERM");
+    await stopped;
+  });
+});

@@ -10,6 +10,8 @@ import { listen, stop } from "./server.js";
 import { createState, type SimulatorOptions } from "./state.js";
 
 export type { Keys } from "./auth.js";
+// The command's logic, so another command (the `promo-review simulator` subcommand) can run it as is.
+export { type CliIo, parseCliArgs, runCli, startupInfo } from "./cli.js";
 export type { SimulatorControl } from "./control.js";
 export type { ErrorCode, ErrorDetail } from "./envelope.js";
 export type { EvaluationIssue, EvaluationRecord } from "./evaluations.js";
