@@ -38,7 +38,7 @@ describe("bundle sizes", () => {
     expect(results.filter((r) => r.kind === "peer").length).toBe(5);
     // Every publishable package with a budget in issue 9 is measured.
     const labels = OUR_TARGETS.map((t) => t.label);
-    for (const name of ["errors", "webhook-verify", "upload-chunker"])
+    for (const name of ["errors", "webhook-verify", "upload-chunker", "sdk"])
       expect(labels).toContain(`@promo-review/${name}`);
   });
 });

@@ -101,6 +101,24 @@ const page = await links.capture("https://example.com/spring-offer");
 assert.equal(page.fileFormat, "image");
 assert.ok(page.uploadId);
 `,
+  "@promo-review/sdk": `
+import assert from "node:assert/strict";
+import { createClient, NotFoundError } from "@promo-review/sdk";
+const sim = JSON.parse(process.env.PROOF_SIM);
+const client = createClient({ apiKey: sim.apiKey, externalUserId: sim.externalUserId, baseUrl: sim.baseUrl, filesUrl: sim.filesUrl });
+const created = await client.promotions.create({
+  promotionName: "Consumer proof (sdk)",
+  productIds: [sim.reference.products[0].id],
+  channelIds: [sim.reference.channels[0].id],
+  jurisdictionId: sim.reference.jurisdictions[0].id,
+  fileFormat: "text",
+  content: "Save 5% this spring.",
+});
+const decision = await client.promotions.decision(created.promotionId, created.versionId);
+assert.ok(typeof decision.decision === "string");
+await assert.rejects(client.promotions.get("00000000-0000-4000-8000-000000000000"), NotFoundError);
+client.budget?.close();
+`,
 };
 
 /** A function every package's main entry exports, checked through `require()` from CommonJS. */
@@ -113,6 +131,7 @@ export const CJS_EXPORT: Record<string, string> = {
   "@promo-review/webhook-verify": "createWebhookVerifier",
   "@promo-review/promotions-core": "createPromotionsClient",
   "@promo-review/link-capture": "createLinkCapture",
+  "@promo-review/sdk": "createClient",
 };
 
 /**
