@@ -9,6 +9,13 @@ const complete = {
   PROMO_REVIEW_USER_ID: "env-user",
 };
 
+const explicit = {
+  apiKey: "sk_explicit",
+  baseUrl: "http://127.0.0.1:1",
+  filesUrl: "http://127.0.0.1:2",
+  externalUserId: "u",
+};
+
 describe("configuration: explicit settings first, then PROMO_REVIEW_* variables", () => {
   it("reads everything from the environment", () => {
     const settings = resolveSettings(
@@ -68,6 +75,19 @@ describe("configuration: explicit settings first, then PROMO_REVIEW_* variables"
       { numRuns: 100 },
     );
   });
+  it("treats an environment that refuses reads (Deno without --allow-env) as empty", () => {
+    const refusing = new Proxy({} as Record<string, string | undefined>, {
+      get: (_target, name) => {
+        throw new Error(`NotCapable: Requires env access to "${String(name)}"`);
+      },
+    });
+    expect(resolveSettings({ ...explicit }, refusing)).toMatchObject({
+      apiKey: "sk_explicit",
+      webhookSecret: undefined,
+    });
+    expect(() => resolveSettings({}, refusing)).toThrow(/PROMO_REVIEW_API_KEY/);
+  });
+
   it("documents one variable per setting", () => {
     expect(Object.values(ENVIRONMENT_VARIABLES)).toHaveLength(6);
   });

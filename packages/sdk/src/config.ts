@@ -35,6 +35,18 @@ export function defaultEnvironment(): Environment {
 const REQUIRED = ["apiKey", "externalUserId", "baseUrl", "filesUrl"] as const;
 
 /**
+ * Reads one variable, treating a refusal as absence: Deno without `--allow-env` throws on every read of
+ * `process.env`, and a client given all its settings explicitly must still work there.
+ */
+function readVariable(env: Environment, name: string): string | undefined {
+  try {
+    return env[name]?.trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Resolves the client's settings: explicit values first, then `PROMO_REVIEW_*` variables. A missing
  * required setting fails with an error that names both the option and the variable, and a URL that is
  * not http(s) fails here rather than on the first request.
@@ -43,7 +55,7 @@ export function resolveSettings(input: SettingsInput, env: Environment = default
   const pick = (name: keyof typeof ENVIRONMENT_VARIABLES) => {
     const explicit = input[name];
     if (explicit !== undefined && explicit !== "") return explicit;
-    const fromEnv = env[ENVIRONMENT_VARIABLES[name]]?.trim();
+    const fromEnv = readVariable(env, ENVIRONMENT_VARIABLES[name]);
     return fromEnv === "" ? undefined : fromEnv;
   };
   const issues: LocalIssue[] = [];
