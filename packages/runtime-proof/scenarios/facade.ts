@@ -5,14 +5,12 @@
 import { createClient } from "@promo-review/sdk";
 import { runtimeFingerprint, type ScenarioInput, type ScenarioOutput } from "./types.ts";
 
-export async function run({ sim, emptyEnv }: ScenarioInput): Promise<ScenarioOutput> {
+export async function run({ sim }: ScenarioInput): Promise<ScenarioOutput> {
   const client = createClient({
     apiKey: sim.apiKey,
     externalUserId: sim.externalUserId,
     baseUrl: sim.baseUrl,
     filesUrl: sim.filesUrl,
-    // Only for a reported runtime gap (see runtimes.test.ts): settings from nowhere but this object.
-    ...(emptyEnv === true ? { env: {} } : {}),
   });
   const [{ channels }, { jurisdictions }, { products }] = await Promise.all([
     client.reference.channels(),

@@ -62,15 +62,6 @@ function expectedRanges(size: number, chunk: number): string[] {
   return ranges;
 }
 
-/**
- * Runtimes where the facade fails as a user writes it, reported to the lead. The test checks the
- * failure is STILL there (so the fix fails it until the entry goes), then proves the rest with the
- * workaround.
- */
-const REPORTED_FACADE_GAPS: Partial<Record<Runtime, string>> = {
-  deno: 'createClient({ apiKey, externalUserId, baseUrl, filesUrl }) throws NotCapable "Requires env access to PROMO_REVIEW_WEBHOOK_SECRET" under deno run --allow-net=127.0.0.1: resolveSettings reads process.env for every optional setting not given (sdk src/config.ts pick), which Deno refuses without --allow-env; workaround env: {}',
-};
-
 function output(outcome: Outcome, runtime: Runtime): Record<string, unknown> {
   if (!outcome.ok)
     throw new Error(`scenario failed in ${runtime}: ${JSON.stringify(outcome.error, null, 2)}`);
@@ -205,19 +196,7 @@ describe.each(RUNTIMES)("%s", (runtime) => {
 
   it("sdk facade: creates a promotion from text and reads its decision", async (ctx) => {
     if (skipBrowser) ctx.skip();
-    const gap = REPORTED_FACADE_GAPS[runtime];
-    let outcome = await run("facade");
-    if (gap) {
-      console.warn(
-        `\n!!! runtime-proof: the sdk facade fails in ${runtime} as a user writes it (reported: ${gap}) !!!\n`,
-      );
-      expect(outcome, `${runtime} works now: remove it from REPORTED_FACADE_GAPS`).toMatchObject({
-        ok: false,
-        error: { name: "NotCapable", message: expect.stringContaining("PROMO_REVIEW_") },
-      });
-      // The rest of the promise still holds with the workaround (settings given only explicitly).
-      outcome = await run("facade", { emptyEnv: true });
-    }
+    const outcome = await run("facade");
     const out = output(outcome, runtime);
     expect(out).toMatchObject({ version: 1 });
     expect([
