@@ -1,0 +1,89 @@
+/**
+ * The `promo-review` program (commander): global options, one subcommand per operation, and the
+ * mapping of every outcome to an exit code. `run(argv, io)` is the whole command; the bin only wires
+ * it to the process, so tests run it in-process with captured output.
+ */
+import { Command, CommanderError } from "commander";
+import { registerCapture } from "./commands/capture.js";
+import { registerCreate, registerVersion } from "./commands/create.js";
+import { registerDemo } from "./commands/demo.js";
+import { registerEvaluate } from "./commands/evaluate.js";
+import { registerPromotionReads } from "./commands/promotion.js";
+import { registerReference } from "./commands/reference.js";
+import { registerSimulator } from "./commands/simulator.js";
+import { registerUpload } from "./commands/upload.js";
+import { registerWebhooks } from "./commands/webhooks.js";
+import { example } from "./context.js";
+import { EXIT } from "./exit-codes.js";
+import type { CliIo } from "./io.js";
+import { createOutput } from "./output.js";
+import type { GlobalOptions } from "./settings.js";
+
+/** The version printed by `--version`. */
+export const VERSION = "0.0.0";
+
+const SETTINGS_HELP = `
+Settings come from the flags above or from PROMO_REVIEW_API_KEY, PROMO_REVIEW_BASE_URL,
+PROMO_REVIEW_FILES_URL, PROMO_REVIEW_USER_ID, PROMO_REVIEW_USER_EMAIL and PROMO_REVIEW_WEBHOOK_SECRET.
+Exit codes: 0 done, 1 unexpected (a bug; add --debug), 2 usage (nothing was sent), 3 the service
+answered with an error, 4 the service could not be reached, 130 stopped by a signal.`;
+
+/** Builds the program for one run (commander keeps state per parse, so each run gets a fresh one). */
+export function buildProgram(io: CliIo): Command {
+  const program = new Command("promo-review")
+    .description(
+      "Submit promotions for compliance review: the whole workflow as a demo, one subcommand per operation, a webhook listener and a local simulator.",
+    )
+    .version(VERSION)
+    // Inherited by every subcommand made after this point: errors come back to run(), output to io.
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => io.stdout.columns ?? 100,
+      getErrHelpWidth: () => io.stderr.columns ?? 100,
+    })
+    .configureHelp({ showGlobalOptions: true })
+    .showHelpAfterError("(add --help for usage and an example)")
+    .option("--api-key <key>", "API key (PROMO_REVIEW_API_KEY)")
+    .option("--base-url <url>", "main API base URL (PROMO_REVIEW_BASE_URL)")
+    .option("--files-url <url>", "file service base URL (PROMO_REVIEW_FILES_URL)")
+    .option("--user-id <id>", "external user id acted for (PROMO_REVIEW_USER_ID)")
+    .option("--user-email <email>", "external user email, for act-on-behalf keys (PROMO_REVIEW_USER_EMAIL)")
+    .option("--webhook-secret <secret>", "webhook signing secret, whsec_... (PROMO_REVIEW_WEBHOOK_SECRET)")
+    .option("--json", "print results as JSON (errors as JSON on stderr)")
+    .option("--debug", "print stack traces of failures")
+    .addHelpText(
+      "after",
+      `${example("$ promo-review demo", "$ promo-review channels --json")}${SETTINGS_HELP}`,
+    );
+
+  registerDemo(program, io);
+  registerUpload(program, io);
+  registerCapture(program, io);
+  registerCreate(program, io);
+  registerPromotionReads(program, io);
+  registerVersion(program, io);
+  registerEvaluate(program, io);
+  registerReference(program, io);
+  registerWebhooks(program, io);
+  registerSimulator(program, io);
+  return program;
+}
+
+/**
+ * Runs `promo-review` with `argv` (the arguments after the program name) and resolves with the exit
+ * code; it never throws and never exits the process. Help and `--version` are 0; see `EXIT` for the rest.
+ */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return EXIT.ok;
+  } catch (error) {
+    // Commander has printed its own message (or the help) already; only the code is left to choose.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    const globals = program.opts<GlobalOptions>();
+    return createOutput(io, { json: Boolean(globals.json), debug: Boolean(globals.debug) }).failure(error);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * What every command's action works with: the run's io, the global options (settings, `--json`,
+ * `--debug`), the printer, and a client made on first use (so `--help` and usage errors never need
+ * settings).
+ */
+import type { PromoReviewClient } from "@promo-review/sdk";
+import { type Command, InvalidArgumentError } from "commander";
+import type { CliIo } from "./io.js";
+import { createOutput, type Output } from "./output.js";
+import { clientFrom, type GlobalOptions } from "./settings.js";
+
+/** One command's view of its run. */
+export interface CommandContext {
+  io: CliIo;
+  globals: GlobalOptions;
+  out: Output;
+  env: Record<string, string | undefined>;
+  /** `{ signal }` when the run has a stop signal, else `{}`: spread into SDK options. */
+  signal: { signal?: AbortSignal };
+  /** The SDK client from the settings; a missing setting is a usage error naming flag and variable. */
+  client(): PromoReviewClient;
+}
+
+/** The context of the command whose action is running. */
+export function contextOf(command: Command, io: CliIo): CommandContext {
+  const globals = command.optsWithGlobals<GlobalOptions>();
+  const env = io.env ?? process.env;
+  let client: PromoReviewClient | undefined;
+  return {
+    io,
+    globals,
+    out: createOutput(io, { json: Boolean(globals.json), debug: Boolean(globals.debug) }),
+    env,
+    signal: io.signal ? { signal: io.signal } : {},
+    client: () => {
+      client ??= clientFrom(globals, env);
+      return client;
+    },
+  };
+}
+
+/** Option parser: an integer from `min` to `max` (a bad value is a usage error, exit code 2). */
+export function integerIn(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`must be an integer from ${min} to ${max}.`);
+    }
+    return n;
+  };
+}
+
+/** Option parser for repeatable options: collects every value in order. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** The help text's example section, shown after the options of every command. */
+export function example(...lines: string[]): string {
+  return `\nExample:\n${lines.map((line) => `  ${line}`).join("\n")}\n`;
+}

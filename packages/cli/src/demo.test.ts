@@ -1,0 +1,147 @@
+import { startSimulator } from "@promo-review/simulator";
+import { describe, expect, it } from "vitest";
+import { run } from "./cli.js";
+import type { DemoSummary } from "./demo.js";
+import { EXIT } from "./exit-codes.js";
+import { captureIo, freePort, simulatorEnv } from "./test-io.js";
+
+const STEPS = [
+  "start the simulator",
+  "listen for webhooks",
+  "read reference data",
+  "upload a sample PDF",
+  "capture a link",
+  "create a promotion",
+  "add a version from the captured link",
+  "add a version in the web app",
+  "read the latest version",
+  "submit the latest version",
+  "read the decision",
+  "evaluate and receive the signed webhook",
+];
+
+describe("demo: the whole workflow against the embedded simulator", () => {
+  it("runs every step, verifies the webhook, reads the decision, and prints a summary", async () => {
+    const captured = captureIo({}, { tty: true });
+    const code = await run(["demo"], captured.io);
+    expect(captured.stderr()).not.toMatch(/\n\s+at /);
+    expect(code).toBe(EXIT.ok);
+    const out = captured.stdout();
+    for (const step of STEPS) expect(out).toContain(`  ok  ${step}:`);
+    expect(out).not.toContain("  !!  ");
+    expect(out).toMatch(
+      /evaluate and receive the signed webhook: completed via webhook \(signature verified, 1 delivery\)/,
+    );
+    expect(out).toMatch(/read the decision: conditionally_approved by sim-reviewer/);
+    expect(out).toMatch(/read the latest version: version 3 of 3/);
+    expect(out).toMatch(/requests: {4}\d+ to the main API \(of 60 a minute per key\)/);
+    // The progress bar was drawn on the (pretend) terminal, and reached the end.
+    expect(captured.stderr()).toMatch(/uploading \[#+\] 100% \| 329\.1 KiB of 329\.1 KiB/);
+  });
+
+  it("prints the summary as JSON with --json, notes on stderr and no progress bar", async () => {
+    const captured = captureIo({}, { tty: true });
+    expect(await run(["demo", "--json"], captured.io)).toBe(EXIT.ok);
+    const summary = JSON.parse(captured.stdout()) as DemoSummary;
+    expect(summary.mode).toBe("embedded");
+    expect(summary.steps.map((s) => s.step)).toEqual(STEPS);
+    expect(summary.steps.every((s) => s.ok)).toBe(true);
+    expect(summary.upload.chunks).toBeGreaterThan(3);
+    expect(summary.upload.progressReports).toBeGreaterThan(1);
+    expect(summary.promotion.tags).toEqual(["demo", "spring-2026"]);
+    expect(summary.promotion.metadata).toEqual({ campaign: "spring-2026", source: "promo-review-demo" });
+    expect(summary.latest).toMatchObject({
+      version: 3,
+      versionCount: 3,
+      versionId: summary.versions.fromWebApp,
+    });
+    expect(summary.submitted).toEqual({ versionId: summary.latest.versionId, status: "pending" });
+    expect(summary.decision).toMatchObject({
+      decision: "conditionally_approved",
+      decidedByUserId: "sim-reviewer",
+    });
+    expect(summary.evaluation).toMatchObject({ status: "completed", via: "webhook", verifiedWebhooks: 1 });
+    expect(summary.evaluation.issues.length).toBeGreaterThan(0);
+    // Every main-API request the client made reached the simulator, and no more.
+    expect(summary.requests.main).toBe(summary.requests.simulatorLog?.main);
+    expect(summary.requests.files).toBe(summary.requests.simulatorLog?.files);
+    expect(captured.stderr()).toContain("  ok  create a promotion:");
+    expect(captured.stderr()).not.toContain("uploading [");
+  });
+});
+
+describe("demo: against a deployment given by PROMO_REVIEW_* settings", () => {
+  it("skips the web-app step, and receives the webhook on --webhook-port once the deployment delivers there", async () => {
+    const port = await freePort();
+    const service = await startSimulator({ webhookUrls: [`http://127.0.0.1:${port}/webhooks`] });
+    try {
+      const captured = captureIo(simulatorEnv(service));
+      const code = await run(["demo", "--json", "--webhook-port", String(port)], captured.io);
+      expect(captured.stderr()).toContain("add a version in the web app: skipped");
+      expect(code).toBe(EXIT.ok);
+      const summary = JSON.parse(captured.stdout()) as DemoSummary;
+      expect(summary.mode).toBe("service");
+      expect(summary.baseUrl).toBe(service.baseUrl);
+      expect(summary.versions.fromWebApp).toBeUndefined();
+      expect(summary.latest).toMatchObject({ version: 2, versionCount: 2 });
+      expect(summary.decision.decision).toBe("pending");
+      expect(summary.evaluation).toMatchObject({ via: "webhook", verifiedWebhooks: 1 });
+      expect(summary.requests.simulatorLog).toBeUndefined();
+      expect(service.control.requests().filter((r) => r.service === "main")).toHaveLength(
+        summary.requests.main,
+      );
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("polls for the result when no webhook port is given", async () => {
+    const service = await startSimulator({ evaluationDelayMs: 10 });
+    try {
+      const captured = captureIo(simulatorEnv(service));
+      expect(await run(["demo", "--json"], captured.io)).toBe(EXIT.ok);
+      const summary = JSON.parse(captured.stdout()) as DemoSummary;
+      expect(summary.steps.map((s) => s.step)).toContain("evaluate and poll for the result");
+      expect(summary.evaluation).toMatchObject({ status: "completed", via: "poll", verifiedWebhooks: 0 });
+      expect(captured.stderr()).toContain("no webhook listener");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("names every missing setting (exit 2) when the settings are incomplete", async () => {
+    const captured = captureIo({ PROMO_REVIEW_API_KEY: "key" });
+    expect(await run(["demo"], captured.io)).toBe(EXIT.usage);
+    expect(captured.stderr()).toContain(
+      "field:          --base-url: is required: pass --base-url or set PROMO_REVIEW_BASE_URL",
+    );
+    expect(captured.stderr()).toContain("--files-url");
+    expect(captured.stderr()).toContain("--user-id");
+    expect(captured.stderr()).not.toMatch(/\n\s+at /);
+  });
+
+  it("refuses --webhook-port without a webhook secret (exit 2)", async () => {
+    const service = await startSimulator();
+    try {
+      const { PROMO_REVIEW_WEBHOOK_SECRET: _secret, ...env } = simulatorEnv(service);
+      const captured = captureIo(env);
+      expect(await run(["demo", "--webhook-port", "0"], captured.io)).toBe(EXIT.usage);
+      expect(captured.stderr()).toContain("--webhook-secret: is required with --webhook-port");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("reports the failed step and the service's error (exit 3) when the deployment refuses the key", async () => {
+    const service = await startSimulator();
+    try {
+      const captured = captureIo({ ...simulatorEnv(service), PROMO_REVIEW_API_KEY: service.keys.revokedKey });
+      expect(await run(["demo"], captured.io)).toBe(EXIT.service);
+      expect(captured.stdout()).toContain("  !!  read reference data: failed");
+      expect(captured.stderr()).toMatch(/code: {11}UNAUTHORIZED \(HTTP 401\)/);
+      expect(captured.stderr()).toMatch(/correlation id: \S+/);
+    } finally {
+      await service.close();
+    }
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * What the command needs from its process. `run(argv, io)` takes it as an argument, so tests drive the
+ * whole command in-process with captured output, their own environment and their own stop signal.
+ */
+
+/** Where text goes: `process.stdout`/`process.stderr`, or a capture in tests. */
+export interface CliStream {
+  write(text: string): unknown;
+  /** True on a terminal: progress bars are drawn only there. */
+  isTTY?: boolean;
+  /** The terminal's width, when known. */
+  columns?: number;
+}
+
+/** The process around one run of the command. */
+export interface CliIo {
+  /** Results: human text, or JSON with `--json`. */
+  stdout: CliStream;
+  /** Errors, progress bars and, with `--json`, notes. */
+  stderr: CliStream;
+  /** Where `PROMO_REVIEW_*` settings are read (default: `process.env`). */
+  env?: Record<string, string | undefined>;
+  /**
+   * Aborted when the command must stop (the bin wires SIGINT and SIGTERM to it). Servers such as
+   * `webhooks listen` and `simulator` run until it aborts; operations in flight are cancelled.
+   */
+  signal?: AbortSignal;
+}
+
+/** Resolves once `signal` aborts (never, without one). */
+export function untilAborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) return resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
