@@ -8,6 +8,7 @@ import {
   memoryResumeStore,
   type RetryEvent,
   type Uploader,
+  type UploaderOptions,
   uploadStateOf,
 } from "./index.js";
 import { chunkPuts, patterned, sha256, simulatorWithUploader } from "./test-support.js";
@@ -25,6 +26,16 @@ afterEach(() => {
 afterAll(() => sim.close());
 
 const PUTS = "PUT /v1/uploads/*";
+
+/** An uploader for the shared simulator with these options (a fetch wrapper, a retry policy...). */
+function clientWith(options: Partial<UploaderOptions>): Uploader {
+  return createUploader({
+    filesUrl: sim.filesUrl,
+    credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    pollIntervalMs: 5,
+    ...options,
+  });
+}
 
 /** Every range was stored once, and each extra send of it is one failure the log shows. */
 function expectSendsExplainedByFailures(sim: Simulator, uploadId: string, size: number, chunk: number) {
@@ -130,9 +141,7 @@ describe("each transient failure is retried from the chunk's start with the same
 
   it("the attempt counter restarts when the service confirms progress", async () => {
     // Two failures before each of three chunks: 6 in all, never more than 2 in a row (limit 2).
-    const strict = createUploader({
-      filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    const strict = clientWith({
       retry: { limit: 2, baseDelayMs: 1, maxDelayMs: 2 },
       pollIntervalMs: 5,
     });
@@ -224,9 +233,7 @@ describe("the service is the source of truth for the offset", () => {
       }
       return response;
     };
-    const lossy = createUploader({
-      filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    const lossy = clientWith({
       fetch: losing,
       retry: { baseDelayMs: 1 },
       pollIntervalMs: 5,
@@ -255,9 +262,7 @@ describe("the service is the source of truth for the offset", () => {
       const { receivedBytes: _dropped, ...rest } = (await response.json()) as Record<string, unknown>;
       return new Response(JSON.stringify(rest), { status: response.status, headers: response.headers });
     };
-    const blind = createUploader({
-      filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    const blind = clientWith({
       fetch: stripping,
       pollIntervalMs: 5,
     });
@@ -298,9 +303,7 @@ describe("the service is the source of truth for the offset", () => {
       }
       return fetch(input, init);
     };
-    const client = createUploader({
-      filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    const client = clientWith({
       fetch: busy,
       retry: { baseDelayMs: 1 },
       pollIntervalMs: 5,
@@ -322,9 +325,7 @@ describe("the service is the source of truth for the offset", () => {
     });
     await first.done.catch(() => {});
     // Another process: its own (empty) store.
-    const other = createUploader({
-      filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    const other = clientWith({
       store: memoryResumeStore(),
       pollIntervalMs: 5,
     });
@@ -350,9 +351,7 @@ describe("runtimes that cannot stream a request body", () => {
       if ((input as Request).method === "PUT" && refused++ === 0) throw new TypeError("Failed to fetch");
       return fetch(input, init);
     };
-    const client = createUploader({
-      filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    const client = clientWith({
       fetch: http1Browser,
       retry: { baseDelayMs: 1 },
       pollIntervalMs: 5,
@@ -370,9 +369,7 @@ describe("runtimes that cannot stream a request body", () => {
   });
 
   it("streamRequestBodies: false sends every source kind as whole chunks", async () => {
-    const client = createUploader({
-      filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    const client = clientWith({
       streamRequestBodies: false,
       pollIntervalMs: 5,
     });

@@ -1,0 +1,251 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { type PromoReviewError, ValidationError } from "@promo-review/errors";
+import type { Simulator } from "@promo-review/simulator";
+import { build } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createUploader,
+  memoryResumeStore,
+  type ResumeRecord,
+  type Uploader,
+  webStorageResumeStore,
+} from "./index.js";
+import {
+  chunkPuts,
+  patterned,
+  SOURCE_KINDS,
+  sha256,
+  simulatorWithUploader,
+  webStreamOf,
+} from "./test-support.js";
+
+const CHUNK = 64 * 1024;
+let sim: Simulator;
+let uploader: Uploader;
+let work: string;
+
+beforeAll(async () => {
+  ({ sim, uploader } = await simulatorWithUploader({ maxChunkSize: CHUNK }));
+  work = await mkdtemp(join(tmpdir(), "upload-chunker-resume-"));
+});
+afterAll(async () => {
+  await sim.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+/** Starts an upload and aborts it once the service holds `stopAt` bytes; returns its id. */
+async function interrupted(
+  u: Uploader,
+  source: Parameters<Uploader["start"]>[0],
+  stopAt: number,
+  size?: number,
+) {
+  const upload = u.start(source, {
+    fileName: "clip.mp4",
+    contentType: "video/mp4",
+    ...(size ? { size } : {}),
+  });
+  upload.on("chunk", (c) => {
+    if (c.receivedBytes >= stopAt) upload.abort();
+  });
+  await upload.done.catch(() => {});
+  return upload.uploadId!;
+}
+
+describe("resume after the uploading process was killed half-way, from a second process", () => {
+  it("picks up from the byte the service holds, found through a file-backed store", async () => {
+    const child = join(work, "upload-child.mjs");
+    await build({
+      entryPoints: [join(import.meta.dirname, "..", "test", "fixtures", "upload-child.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      outfile: child,
+      logLevel: "silent",
+    });
+    const bytes = patterned(64 * CHUNK + 123, 31);
+    const filePath = join(work, "clip.mp4");
+    await writeFile(filePath, bytes);
+    const args = [child, sim.filesUrl, sim.apiKey, sim.externalUserId, join(work, "store.json"), filePath];
+    // Slow chunks, so the first process is surely still uploading when it is killed.
+    const slow = sim.control.addFault({ route: "PUT /v1/uploads/*", kind: "slow", delayMs: 20 });
+
+    const first = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let uploadId = "";
+    let killedAt = 0;
+    for await (const line of createInterface({ input: first.stdout })) {
+      const report = JSON.parse(line) as { uploadId: string; acknowledged: number };
+      uploadId = report.uploadId;
+      if (report.acknowledged >= bytes.length / 2) {
+        first.kill("SIGKILL");
+        killedAt = report.acknowledged;
+        break;
+      }
+    }
+    await new Promise((resolve) => first.once("exit", resolve));
+    sim.control.removeFault(slow.faultId);
+    const held = sim.control.upload(uploadId).receivedBytes;
+    expect(held).toBeGreaterThanOrEqual(killedAt);
+    expect(held).toBeLessThan(bytes.length);
+
+    const second = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let result: { uploadId: string; resumedFrom: number; status: string } | undefined;
+    for await (const line of createInterface({ input: second.stdout })) {
+      const parsed = JSON.parse(line) as { result?: typeof result };
+      if (parsed.result) result = parsed.result;
+    }
+    expect(result).toMatchObject({ uploadId, resumedFrom: held, status: "completed" });
+    expect(sim.control.upload(uploadId).sha256).toBe(sha256(bytes));
+    // The second process sent nothing the service already held.
+    const ranges = chunkPuts(sim, uploadId).map((p) => Number(/bytes (\d+)-/.exec(p.range)![1]));
+    const resent = ranges.filter((start, i) => i > 0 && start < held && ranges.indexOf(start) !== i);
+    expect(resent).toEqual([]);
+  });
+});
+
+describe("resume within a process", () => {
+  it("upload() of the same file continues its unfinished upload (memory store)", async () => {
+    const bytes = patterned(10 * CHUNK, 37);
+    const file = new File([bytes as BlobPart], "clip.mp4", { lastModified: 1_700_000_000_000 });
+    const id = await interrupted(uploader, file, 4 * CHUNK);
+    const again = new File([bytes as BlobPart], "clip.mp4", { lastModified: 1_700_000_000_000 });
+    const result = await uploader.upload(again, { fileName: "clip.mp4", contentType: "video/mp4" });
+    expect(result).toMatchObject({ uploadId: id, resumedFrom: 4 * CHUNK, status: "completed" });
+    expect(sim.control.upload(id).sha256).toBe(sha256(bytes));
+    // Finished uploads are forgotten: the same file again is a new upload.
+    const third = await uploader.upload(again, { fileName: "clip.mp4", contentType: "video/mp4" });
+    expect(third.uploadId).not.toBe(id);
+  });
+
+  for (const kind of ["ReadableStream", "AsyncIterable", "Uint8Array", "Blob"]) {
+    it(`resume(uploadId, ${kind}) skips the bytes the service holds`, async () => {
+      const bytes = patterned(6 * CHUNK + 5, 41);
+      const { source, size } = SOURCE_KINDS[kind]!(bytes);
+      const id = await interrupted(uploader, patterned(6 * CHUNK + 5, 41), 3 * CHUNK);
+      const result = await uploader.resume(id, source, {
+        fileName: "clip.mp4",
+        contentType: "video/mp4",
+        ...(size ? { size } : {}),
+      });
+      expect(result.resumedFrom).toBe(3 * CHUNK);
+      expect(sim.control.upload(id).sha256).toBe(sha256(bytes));
+      expect(chunkPuts(sim, id).filter((p) => p.status === 200)).toHaveLength(7);
+    });
+  }
+
+  it("a stream cannot go back before bytes it has passed: the service being behind is a clear error", async () => {
+    const bytes = patterned(4 * CHUNK, 43);
+    let sent = 0;
+    // Stands in for a service that lost a stored chunk: it answers as if it held nothing.
+    const forgetful: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if ((input as Request).method === "PUT" && ++sent === 2) {
+        const body = (await response.json()) as Record<string, unknown>;
+        return new Response(JSON.stringify({ ...body, receivedBytes: 0 }), {
+          status: 200,
+          headers: response.headers,
+        });
+      }
+      return response;
+    };
+    const client = createUploader({
+      filesUrl: sim.filesUrl,
+      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+      fetch: forgetful,
+    });
+    const error = await client
+      .upload(webStreamOf(bytes), { fileName: "a.pdf", contentType: "application/pdf", size: bytes.length })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toMatch(/cannot be sent again; resume with a seekable source/);
+  });
+
+  it("resuming a completed upload sends nothing", async () => {
+    const bytes = patterned(2 * CHUNK, 47);
+    const done = await uploader.upload(bytes, { fileName: "a.pdf", contentType: "application/pdf" });
+    const before = chunkPuts(sim, done.uploadId).length;
+    const again = await uploader.resume(done.uploadId, bytes, {
+      fileName: "a.pdf",
+      contentType: "application/pdf",
+    });
+    expect(again).toMatchObject({ uploadId: done.uploadId, status: "completed", resumedFrom: bytes.length });
+    expect(chunkPuts(sim, done.uploadId)).toHaveLength(before);
+  });
+
+  it("resuming with a source of another size is refused", async () => {
+    const id = await interrupted(uploader, patterned(4 * CHUNK), CHUNK);
+    const error = await uploader
+      .resume(id, patterned(4 * CHUNK + 1), { fileName: "a.pdf", contentType: "application/pdf" })
+      .catch((e: unknown) => e);
+    expect((error as PromoReviewError).code).toBe("VALIDATION_ERROR");
+    expect((error as Error).message).toMatch(/expects 262144 bytes but the source holds 262145/);
+  });
+
+  it("a remembered upload the service no longer knows, or that failed, is started again", async () => {
+    const store = memoryResumeStore();
+    const client = createUploader({
+      filesUrl: sim.filesUrl,
+      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+      store,
+      pollIntervalMs: 5,
+    });
+    const bytes = patterned(3 * CHUNK, 53);
+    const file = () => new File([bytes as BlobPart], "gone.mp4", { lastModified: 5 });
+    const id = await interrupted(client, file(), CHUNK);
+    await sim.control.reset(); // the service forgets every upload
+    const result = await client.upload(file(), { fileName: "clip.mp4", contentType: "video/mp4" });
+    expect(result.uploadId).not.toBe(id);
+    expect(result.resumedFrom).toBe(0);
+    expect(sim.control.upload(result.uploadId).sha256).toBe(sha256(bytes));
+  });
+});
+
+describe("stores", () => {
+  it("webStorageResumeStore keeps records as JSON and ignores damaged entries", async () => {
+    const data = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+      removeItem: (k: string) => void data.delete(k),
+    };
+    const store = webStorageResumeStore(storage, "p:");
+    const record: ResumeRecord = { uploadId: "u-1", maxChunkSize: 10, fileSize: 20 };
+    await store.set("fp", record);
+    expect(data.get("p:fp")).toBe(JSON.stringify(record));
+    expect(await store.get("fp")).toEqual(record);
+    data.set("p:bad", "{not json");
+    data.set("p:partial", JSON.stringify({ uploadId: "u" }));
+    expect(await store.get("bad")).toBeUndefined();
+    expect(await store.get("partial")).toBeUndefined();
+    expect(await store.get("missing")).toBeUndefined();
+    await store.delete("fp");
+    expect(data.has("p:fp")).toBe(false);
+  });
+
+  it("a reloaded page (a new uploader over the same storage) resumes", async () => {
+    const data = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+      removeItem: (k: string) => void data.delete(k),
+    };
+    const page = () =>
+      createUploader({
+        filesUrl: sim.filesUrl,
+        credentials: { sessionToken: sim.sessionToken, workspaceId: sim.workspaceId },
+        store: webStorageResumeStore(storage),
+        pollIntervalMs: 5,
+      });
+    const bytes = patterned(5 * CHUNK, 59);
+    const file = () => new File([bytes as BlobPart], "page.png", { lastModified: 7 });
+    const id = await interrupted(page(), file(), 2 * CHUNK);
+    expect(data.size).toBe(1);
+    const result = await page().upload(file(), { fileName: "clip.mp4", contentType: "video/mp4" });
+    expect(result).toMatchObject({ uploadId: id, resumedFrom: 2 * CHUNK });
+    expect(data.size).toBe(0);
+  });
+});
