@@ -10,7 +10,7 @@ const LINES = [
   "Earn a guaranteed 5.10% AER on balances up to 85,000 GBP. Open in minutes.",
   "Bonus: a further 0.50% for the first 12 months when you pay in 500 GBP a month.",
   "Capital at risk on the linked investment option. Past performance is not a guide.",
-  "Terms and conditions apply. Rates are variable and may change at any time.",
+  "Terms and conditions apply. Rates are variable (they may change at any time).",
 ];
 
 /** Escapes text for a PDF literal string. */

@@ -1,0 +1,100 @@
+import type { Simulator } from "@promo-review/simulator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../cli.js";
+import { EXIT } from "../exit-codes.js";
+import { type CapturedIo, captureIo, simulatorEnv, testSimulator } from "../test-io.js";
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await testSimulator();
+});
+afterAll(() => sim.close());
+
+/** Waits until the listener says where it listens, and returns that URL. */
+async function listeningUrl(captured: CapturedIo): Promise<string> {
+  for (;;) {
+    const url = /Listening for webhooks on (\S+)/.exec(captured.stdout() + captured.stderr())?.[1];
+    if (url) return url;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function evaluateSomething(): Promise<string> {
+  const captured = captureIo(simulatorEnv(sim));
+  await run(
+    [
+      "create",
+      "--name",
+      "Webhook",
+      "--product",
+      sim.reference.products[0]!.id,
+      "--channel",
+      sim.reference.channels[0]!.id,
+      "--jurisdiction",
+      sim.reference.jurisdictions[0]!.id,
+      "--content",
+      "Guaranteed returns",
+      "--json",
+    ],
+    captured.io,
+  );
+  const promotionId = JSON.parse(captured.stdout()).promotionId as string;
+  expect(await run(["evaluate", promotionId], captureIo(simulatorEnv(sim)).io)).toBe(EXIT.ok);
+  return promotionId;
+}
+
+describe("webhooks listen", () => {
+  it("verifies and prints deliveries as JSON lines, stopping after --count", async () => {
+    const captured = captureIo({ PROMO_REVIEW_WEBHOOK_SECRET: sim.webhookSecret });
+    const running = run(["webhooks", "listen", "--port", "0", "--count", "1", "--json"], captured.io);
+    sim.control.addWebhookEndpoint(await listeningUrl(captured));
+    const promotionId = await evaluateSomething();
+    expect(await running).toBe(EXIT.ok);
+    const line = JSON.parse(captured.stdout().trim());
+    expect(line.webhookId).toMatch(/^msg_/);
+    expect(line.event).toMatchObject({
+      type: "evaluation-completed",
+      data: { promotionId, status: "completed" },
+    });
+  });
+
+  it("prints deliveries for people and reports refused ones on stderr, until stopped", async () => {
+    const captured = captureIo();
+    const running = run(
+      ["webhooks", "listen", "--port", "0", "--webhook-secret", sim.webhookSecret],
+      captured.io,
+    );
+    const url = await listeningUrl(captured);
+    const forged = await fetch(url, {
+      method: "POST",
+      headers: {
+        "webhook-id": "msg_forged",
+        "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+        "webhook-signature": "v1,AAAA",
+      },
+      body: "{}",
+    });
+    expect(forged.status).toBe(400);
+    expect(captured.stderr()).toMatch(/refused a delivery \(\w+\)/);
+    sim.control.addWebhookEndpoint(url);
+    const promotionId = await evaluateSomething();
+    while (!captured.stdout().includes(promotionId)) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(captured.stdout()).toMatch(
+      new RegExp(
+        `msg_\\S+ evaluation-completed: promotion ${promotionId} version \\S+, completed, \\d+ issues`,
+      ),
+    );
+    captured.stop();
+    expect(await running).toBe(EXIT.ok);
+    // Stopped means closed: the port no longer answers.
+    await expect(fetch(url, { method: "POST", body: "{}" })).rejects.toThrow();
+  });
+
+  it("needs the webhook secret (exit 2)", async () => {
+    const captured = captureIo();
+    expect(await run(["webhooks", "listen", "--port", "0"], captured.io)).toBe(EXIT.usage);
+    expect(captured.stderr()).toContain(
+      "--webhook-secret: is required: pass it or set PROMO_REVIEW_WEBHOOK_SECRET",
+    );
+  });
+});
