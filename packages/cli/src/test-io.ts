@@ -65,3 +65,32 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/** The flags `create` needs, with the simulator's first product, channel and jurisdiction. */
+export function requiredCreateFlags(sim: Simulator, name = "Test promotion"): string[] {
+  return [
+    "--name",
+    name,
+    "--product",
+    sim.reference.products[0]!.id,
+    "--channel",
+    sim.reference.channels[0]!.id,
+    "--jurisdiction",
+    sim.reference.jurisdictions[0]!.id,
+  ];
+}
+
+/** Creates a text promotion through the command and returns its JSON answer. */
+export async function createTextPromotion(
+  sim: Simulator,
+  content: string,
+): Promise<{ promotionId: string; versionId: string }> {
+  const { run } = await import("./cli.js");
+  const captured = captureIo(simulatorEnv(sim));
+  const code = await run(
+    ["create", ...requiredCreateFlags(sim), "--content", content, "--json"],
+    captured.io,
+  );
+  if (code !== 0) throw new Error(`create failed (${code}): ${captured.stderr()}`);
+  return JSON.parse(captured.stdout());
+}

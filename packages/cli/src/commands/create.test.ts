@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../cli.js";
 import { EXIT } from "../exit-codes.js";
 import { samplePdf } from "../sample-pdf.js";
-import { captureIo, simulatorEnv, testSimulator } from "../test-io.js";
+import { captureIo, requiredCreateFlags, simulatorEnv, testSimulator } from "../test-io.js";
 import { metadataOf } from "./create.js";
 
 let sim: Simulator;
@@ -16,16 +16,7 @@ beforeAll(async () => {
   sim = await testSimulator();
   dir = mkdtempSync(join(tmpdir(), "promo-review-cli-"));
   writeFileSync(join(dir, "flyer.pdf"), samplePdf(100 * 1024));
-  required = [
-    "--name",
-    "Spring ISA",
-    "--product",
-    sim.reference.products[0]!.id,
-    "--channel",
-    sim.reference.channels[0]!.id,
-    "--jurisdiction",
-    sim.reference.jurisdictions[0]!.id,
-  ];
+  required = requiredCreateFlags(sim, "Spring ISA");
 });
 afterAll(async () => {
   await sim.close();

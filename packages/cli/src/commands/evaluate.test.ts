@@ -2,32 +2,14 @@ import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../cli.js";
 import { EXIT } from "../exit-codes.js";
-import { captureIo, freePort, simulatorEnv, testSimulator } from "../test-io.js";
+import { captureIo, createTextPromotion, freePort, simulatorEnv, testSimulator } from "../test-io.js";
 
 let sim: Simulator;
 let promotionId: string;
 
 beforeAll(async () => {
   sim = await testSimulator();
-  const captured = captureIo(simulatorEnv(sim));
-  await run(
-    [
-      "create",
-      "--name",
-      "Evaluate me",
-      "--product",
-      sim.reference.products[0]!.id,
-      "--channel",
-      sim.reference.channels[0]!.id,
-      "--jurisdiction",
-      sim.reference.jurisdictions[0]!.id,
-      "--content",
-      "Guaranteed 12% returns!",
-      "--json",
-    ],
-    captured.io,
-  );
-  promotionId = JSON.parse(captured.stdout()).promotionId;
+  promotionId = (await createTextPromotion(sim, "Guaranteed 12% returns!")).promotionId;
 });
 afterAll(() => sim.close());
 

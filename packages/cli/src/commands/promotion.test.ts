@@ -2,7 +2,7 @@ import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../cli.js";
 import { EXIT } from "../exit-codes.js";
-import { captureIo, simulatorEnv, testSimulator } from "../test-io.js";
+import { captureIo, createTextPromotion, simulatorEnv, testSimulator } from "../test-io.js";
 
 let sim: Simulator;
 let promotionId: string;
@@ -23,19 +23,7 @@ async function human(args: string[]) {
 
 beforeAll(async () => {
   sim = await testSimulator();
-  const created = await json([
-    "create",
-    "--name",
-    "Reads",
-    "--product",
-    sim.reference.products[0]!.id,
-    "--channel",
-    sim.reference.channels[0]!.id,
-    "--jurisdiction",
-    sim.reference.jurisdictions[0]!.id,
-    "--content",
-    "Save 5%",
-  ]);
+  const created = await createTextPromotion(sim, "Save 5%");
   promotionId = created.promotionId;
   firstVersionId = created.versionId;
 });

@@ -2,7 +2,7 @@ import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../cli.js";
 import { EXIT } from "../exit-codes.js";
-import { type CapturedIo, captureIo, simulatorEnv, testSimulator } from "../test-io.js";
+import { type CapturedIo, captureIo, createTextPromotion, simulatorEnv, testSimulator } from "../test-io.js";
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -20,25 +20,7 @@ async function listeningUrl(captured: CapturedIo): Promise<string> {
 }
 
 async function evaluateSomething(): Promise<string> {
-  const captured = captureIo(simulatorEnv(sim));
-  await run(
-    [
-      "create",
-      "--name",
-      "Webhook",
-      "--product",
-      sim.reference.products[0]!.id,
-      "--channel",
-      sim.reference.channels[0]!.id,
-      "--jurisdiction",
-      sim.reference.jurisdictions[0]!.id,
-      "--content",
-      "Guaranteed returns",
-      "--json",
-    ],
-    captured.io,
-  );
-  const promotionId = JSON.parse(captured.stdout()).promotionId as string;
+  const { promotionId } = await createTextPromotion(sim, "Guaranteed returns");
   expect(await run(["evaluate", promotionId], captureIo(simulatorEnv(sim)).io)).toBe(EXIT.ok);
   return promotionId;
 }
