@@ -1,0 +1,72 @@
+/**
+ * One benchmark client, run in its own process so that its peak resident memory is its own. Modes:
+ *   ceiling  one plain node:http PUT of the whole file (fs read stream piped into the request)
+ *   stream   the uploader with a web ReadableStream over the file (size declared)
+ *   blob     the uploader with fileSource(path) (fs.openAsBlob)
+ * Prints one JSON line: { mode, ms, maxRssBytes, uploadId }.
+ */
+import { createReadStream } from "node:fs";
+import { request } from "node:http";
+import { Readable } from "node:stream";
+import { createUploader } from "../dist/index.js";
+import { fileSource } from "../dist/node.js";
+
+const [mode, filesUrl, apiKey, path, sizeText] = process.argv.slice(2);
+const size = Number(sizeText);
+const credentials = { apiKey, externalUserId: "bench" };
+const MiB = 1024 * 1024;
+
+async function ceiling() {
+  const headers = {
+    Authorization: `Bearer ${apiKey}`,
+    "X-External-User-ID": "bench",
+    "Content-Type": "application/json",
+  };
+  const init = await fetch(`${filesUrl}/v1/uploads`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ fileName: "ceiling.mp4", fileSize: size, contentType: "video/mp4" }),
+  }).then((r) => r.json());
+  const started = performance.now();
+  await new Promise((resolve, reject) => {
+    const req = request(`${filesUrl}${init.uploadUrl}`, {
+      method: "PUT",
+      headers: {
+        Authorization: `Bearer ${apiKey}`,
+        "X-External-User-ID": "bench",
+        "Content-Range": `bytes 0-${size - 1}/${size}`,
+        "Content-Length": size,
+        "Content-Type": "application/octet-stream",
+      },
+    });
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+    });
+    req.on("error", reject);
+    createReadStream(path, { highWaterMark: MiB }).pipe(req);
+  });
+  return { ms: performance.now() - started, uploadId: init.uploadId };
+}
+
+async function chunker(kind) {
+  const uploader = createUploader({ filesUrl, credentials });
+  const source =
+    kind === "stream"
+      ? Readable.toWeb(createReadStream(path, { highWaterMark: Number(process.env.HWM ?? MiB) }))
+      : await fileSource(path);
+  const started = performance.now();
+  const result = await uploader.upload(source, {
+    fileName: `${kind}.mp4`,
+    contentType: "video/mp4",
+    size,
+    waitForCompletion: false,
+  });
+  return { ms: performance.now() - started, uploadId: result.uploadId };
+}
+
+const outcome = mode === "ceiling" ? await ceiling() : await chunker(mode);
+// maxRSS is the process's peak resident set (kilobytes on Linux and macOS).
+process.stdout.write(
+  `${JSON.stringify({ mode, ...outcome, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`,
+);

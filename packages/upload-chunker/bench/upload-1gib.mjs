@@ -1,0 +1,124 @@
+/**
+ * `pnpm bench`: uploads 1 GiB over loopback to the simulator in 50 MiB chunks with the uploader (a
+ * stream source and a Blob source) and, in the same run, the same bytes as one plain node:http PUT
+ * (the ceiling of this machine). Each client runs in its own process (bench/client.mjs) so its peak
+ * RSS is its own. The servers are two simulators in this process, both from @promo-review/simulator:
+ * one with maxChunkSize 50 MiB for the uploader, one with maxChunkSize 1 GiB so the ceiling's single
+ * PUT is accepted; both handle a chunk the same way (stream it to a temporary file, hash it). Every
+ * upload's server-side SHA-256 is checked against the file's. Prints a markdown table (median, min,
+ * max of RUNS runs, interleaved) and writes it to bench/results/upload-chunker.md at the repo root.
+ */
+import { spawn } from "node:child_process";
+import { createHash, randomFillSync } from "node:crypto";
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { startSimulator } from "@promo-review/simulator";
+
+const MiB = 1024 * 1024;
+const SIZE = Number(process.env.BENCH_SIZE ?? 1024 * MiB);
+const CHUNK = 50 * MiB;
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const here = dirname(fileURLToPath(import.meta.url));
+const RSS_BAR = 2 * CHUNK + 100 * MiB;
+
+// The source file: random bytes, written once and read from the page cache by every client.
+const work = mkdtempSync(join(tmpdir(), "upload-chunker-bench-"));
+const path = join(work, "source.mp4");
+const hash = createHash("sha256");
+const fd = openSync(path, "w");
+const block = Buffer.alloc(16 * MiB);
+for (let at = 0; at < SIZE; at += block.length) {
+  const piece = block.subarray(0, Math.min(block.length, SIZE - at));
+  randomFillSync(piece);
+  hash.update(piece);
+  writeSync(fd, piece);
+}
+closeSync(fd);
+const sha256 = hash.digest("hex");
+
+const chunked = await startSimulator({ maxChunkSize: CHUNK, uploadProcessingDelayMs: 0, seed: 1 });
+const whole = await startSimulator({ maxChunkSize: SIZE, uploadProcessingDelayMs: 0, seed: 2 });
+
+async function run(mode) {
+  const sim = mode === "ceiling" ? whole : chunked;
+  const child = spawn(
+    process.execPath,
+    [join(here, "client.mjs"), mode, sim.filesUrl, sim.apiKey, path, String(SIZE)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  let line;
+  for await (const text of createInterface({ input: child.stdout })) line = text;
+  const exitCode = await new Promise((resolve) =>
+    child.exitCode === null ? child.once("exit", resolve) : resolve(child.exitCode),
+  );
+  if (exitCode !== 0 || !line) throw new Error(`${mode} client failed (exit ${exitCode})`);
+  const result = JSON.parse(line);
+  const stored = sim.control.upload(result.uploadId);
+  if (stored.sha256 !== sha256 || stored.size !== SIZE)
+    throw new Error(`${mode}: the server's SHA-256 differs`);
+  await sim.control.reset(); // deletes the stored bytes
+  return result;
+}
+
+const modes = ["ceiling", "stream", "blob"];
+const results = Object.fromEntries(modes.map((m) => [m, []]));
+try {
+  await run("stream"); // warm-up (page cache, JIT); not counted
+  for (let i = 0; i < RUNS; i++) {
+    for (const mode of modes) {
+      const r = await run(mode);
+      results[mode].push(r);
+      process.stderr.write(
+        `${mode} run ${i + 1}: ${(SIZE / MiB / (r.ms / 1000)).toFixed(0)} MiB/s, peak RSS ${(r.maxRssBytes / MiB).toFixed(0)} MiB\n`,
+      );
+    }
+  }
+} finally {
+  await chunked.close();
+  await whole.close();
+  rmSync(work, { recursive: true, force: true });
+}
+
+const stats = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { median, min: sorted[0], max: sorted.at(-1) };
+};
+const fmt = ({ median, min, max }, digits = 0) =>
+  `${median.toFixed(digits)} (${min.toFixed(digits)}–${max.toFixed(digits)})`;
+const throughput = (r) => SIZE / MiB / (r.ms / 1000);
+const ceilingMedian = stats(results.ceiling.map(throughput)).median;
+const rows = modes.map((mode) => {
+  const t = stats(results[mode].map(throughput));
+  const ratio = stats(results[mode].map((r) => throughput(r) / ceilingMedian));
+  const rss = stats(results[mode].map((r) => r.maxRssBytes / MiB));
+  const verdict =
+    mode === "ceiling" ? "—" : ratio.median >= 0.8 && rss.max <= RSS_BAR / MiB ? "pass" : "FAIL";
+  return `| ${mode} | ${fmt(t)} | ${mode === "ceiling" ? "1 (the ceiling)" : fmt(ratio, 2)} | ${fmt(rss)} | ${verdict} |`;
+});
+const table = [
+  `# upload-chunker benchmark`,
+  ``,
+  `${SIZE / MiB} MiB over loopback, chunks of ${CHUNK / MiB} MiB (the simulator's maxChunkSize), ${RUNS} runs per mode, median (min–max).`,
+  `Bars: throughput >= 0.80 of the ceiling (median), client peak RSS <= 2 x chunk + 100 MiB = ${RSS_BAR / MiB} MiB (max).`,
+  ``,
+  `| client | MiB/s | ratio to ceiling | client peak RSS (MiB) | bar |`,
+  `| --- | --- | --- | --- | --- |`,
+  ...rows,
+  ``,
+  `- ceiling: one plain \`node:http\` PUT of the whole file (\`fs.createReadStream\` piped into the request, Content-Length set) to \`PUT /v1/uploads/{id}\` of a simulator started with \`maxChunkSize\` = the file size.`,
+  `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path)), { size })\`; blob: \`uploader.upload(await fileSource(path))\` (\`fs.openAsBlob\`); both against a simulator with \`maxChunkSize\` 50 MiB.`,
+  `- Both simulators run in the benchmark's process and store each chunk the same way (streamed to a temporary file, SHA-256 as it arrives); every upload's server-side SHA-256 was checked. Each client runs in its own child process; RSS is its \`process.resourceUsage().maxRSS\`.`,
+  `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
+  ``,
+].join("\n");
+process.stdout.write(`${table}\n`);
+const out = join(here, "..", "..", "..", "bench", "results");
+mkdirSync(out, { recursive: true });
+writeFileSync(join(out, "upload-chunker.md"), table);
