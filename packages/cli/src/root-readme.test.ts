@@ -14,7 +14,11 @@ describe("the root README's examples run", () => {
   it("has one per job: edge webhook receiver, browser uploader, back-end client", () => {
     const jobs = ["@promo-review/webhook-verify", "@promo-review/upload-chunker", "@promo-review/sdk"];
     expect(examples).toHaveLength(jobs.length);
-    jobs.forEach((pkg, i) => expect(examples[i]?.code).toContain(`from "${pkg}";`));
+    expect(examples.map((example, i) => example.code.includes(`from "${jobs[i]}";`))).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
   for (const example of examples) {
     it(`example ${example.index} (README line ${example.line})`, async () => {
