@@ -179,6 +179,39 @@ describe("retries never duplicate work", () => {
     );
     expect(server.seen.map((s) => s.body)).toEqual(["chunk"]);
   });
+  it("a stream body goes out uncloned (ky's retry copy would buffer it whole), hooks still run", async () => {
+    const server = await serve(json(200, { ok: true }));
+    const sent: { input: unknown; init: RequestInit | undefined }[] = [];
+    const seen: string[] = [];
+    const client = createHttpClient({
+      baseUrl: server.url,
+      credentials,
+      fetch: (input, init) => {
+        sent.push({ input, init });
+        return fetch(input, init);
+      },
+      hooks: {
+        beforeRequest: [() => void seen.push("before")],
+        afterResponse: [(_request, _options, response) => void seen.push(`after ${response.status}`)],
+      },
+    });
+    const body = new Blob(["x".repeat(100_000)]).stream();
+    await client.request("/v1/uploads/u", { method: "PUT", body });
+    expect(server.seen[0]!.body).toHaveLength(100_000);
+    expect(sent).toHaveLength(1);
+    // Sent by our hook: the Request ky built (never cloned), with our combined signal and duplex.
+    expect(sent[0]!.input).toBeInstanceOf(Request);
+    expect(sent[0]!.init).toMatchObject({ duplex: "half", signal: expect.any(AbortSignal) });
+    expect(seen).toEqual(["before", "after 200"]);
+  });
+  it("a stream body that gets no answer times out as a TimeoutError", async () => {
+    const server = await serve(() => {});
+    const client = createHttpClient({ baseUrl: server.url, credentials });
+    const body = new Blob(["chunk"]).stream();
+    await expect(
+      client.request("/v1/uploads/u", { method: "PUT", body, timeoutMs: 50 }),
+    ).rejects.toBeInstanceOf(TimeoutError);
+  });
   it("an abort during the backoff wait ends it at once", async () => {
     const server = await serve(envelope(503, "UPSTREAM_ERROR", { "retry-after": "30" }));
     const client = createHttpClient({ baseUrl: server.url, credentials });

@@ -6,7 +6,7 @@ import {
   PromoReviewError as PromoReviewErrorClass,
   readTextCapped,
 } from "@promo-review/errors";
-import ky, { type Hooks, type KyInstance } from "ky";
+import ky, { type BeforeRequestHook, type Hooks, type KyInstance } from "ky";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
@@ -85,14 +85,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   checkCredentials(options.credentials);
   const secrets = secretsOf(options.credentials);
   const userFetch = options.fetch;
+  // A platform fetch called as a method of ky's options object throws "Illegal invocation" in
+  // browsers and Workers, so it is always called through a plain function.
+  const send: typeof fetch = (input, init) => (userFetch ?? globalThis.fetch)(input, init);
+  const hooks = options.hooks ?? {};
   const api: KyInstance = ky.create({
     headers: authHeaders(options.credentials),
-    hooks: options.hooks ?? {},
+    hooks: { ...hooks, beforeRequest: [...(hooks.beforeRequest ?? []), sendStreamOnce(send)] },
     retry: 0,
     throwHttpErrors: false,
-    // A platform fetch called as a method of ky's options object throws "Illegal invocation" in
-    // browsers and Workers, so it is always called through a plain function.
-    fetch: (input, init) => (userFetch ?? globalThis.fetch)(input, init),
+    fetch: send,
   });
 
   async function attempt<T>(url: string, method: string, correlationId: string, request: RequestOptions) {
@@ -105,7 +107,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         headers: { "X-Correlation-ID": correlationId, ...request.headers },
         signal: request.signal,
         timeout: request.timeoutMs ?? options.timeoutMs ?? 30_000,
-        ...(isStream(request.body) ? { duplex: "half" } : {}),
+        ...(isStream(request.body)
+          ? {
+              duplex: "half",
+              context: { sendOnce: { timeoutMs: request.timeoutMs ?? options.timeoutMs ?? 30_000 } },
+            }
+          : {}),
       } as Parameters<KyInstance>[1]);
     } catch (raw) {
       if (isPromoReviewError(raw)) throw raw;
@@ -147,6 +154,22 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         }
       }
     },
+  };
+}
+
+/**
+ * ky clones every request before sending it, keeping the copy for retries. For a stream body the clone
+ * tees the stream, and the branch nobody reads buffers the whole body: a 50 MiB chunk costs 50 MiB more
+ * memory, and the copying slows the send. A stream body is sent once anyway (it cannot be read twice),
+ * so this last `beforeRequest` hook sends such a request itself, uncloned, and hands ky the response;
+ * the caller's hooks before it and every `afterResponse` hook still run.
+ */
+function sendStreamOnce(send: typeof fetch): BeforeRequestHook {
+  return (request, options) => {
+    const once = (options as { context?: { sendOnce?: { timeoutMs: number } } }).context?.sendOnce;
+    if (!once) return undefined;
+    const signal = AbortSignal.any([request.signal, AbortSignal.timeout(once.timeoutMs)]);
+    return send(request, { signal, duplex: "half" } as RequestInit);
   };
 }
 
