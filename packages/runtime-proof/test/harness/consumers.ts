@@ -121,6 +121,21 @@ client.budget?.close();
 `,
 };
 
+CONSUMER_USAGE["@promo-review/cli"] = `
+import assert from "node:assert/strict";
+import { run } from "@promo-review/cli";
+const sim = JSON.parse(process.env.PROOF_SIM);
+let out = "";
+const io = { stdout: { write: (t) => (out += t) }, stderr: { write: (t) => (out += t) }, env: {} };
+const code = await run(
+  ["channels", "--json", "--api-key", sim.apiKey, "--user-id", sim.externalUserId,
+   "--base-url", sim.baseUrl, "--files-url", sim.filesUrl],
+  io,
+);
+assert.equal(code, 0, out);
+assert.ok(JSON.parse(out).channels.length > 0);
+`;
+
 /** A function every package's main entry exports, checked through `require()` from CommonJS. */
 export const CJS_EXPORT: Record<string, string> = {
   "@promo-review/errors": "errorFromHttp",
@@ -132,6 +147,7 @@ export const CJS_EXPORT: Record<string, string> = {
   "@promo-review/promotions-core": "createPromotionsClient",
   "@promo-review/link-capture": "createLinkCapture",
   "@promo-review/sdk": "createClient",
+  "@promo-review/cli": "run",
 };
 
 /**
