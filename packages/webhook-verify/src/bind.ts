@@ -1,7 +1,7 @@
 import type { CryptoBackend } from "./crypto-backend.js";
 import type { WebhookHeaders } from "./headers.js";
 import type { WebhookEvent } from "./payload.js";
-import { type SignOptions, signWith } from "./sign.js";
+import type { SignOptions } from "./sign.js";
 import { createVerifierWith, type WebhookVerifier } from "./verifier.js";
 import type { WebhookInput, WebhookVerifierOptions } from "./verify.js";
 
@@ -28,27 +28,38 @@ export interface WebhookApi {
 const CACHE_SIZE = 16;
 
 /** Binds the API to a crypto backend. */
-export function bindBackend(backend: CryptoBackend): WebhookApi {
-  const cache = new Map<string, WebhookVerifier>();
+/** Verifiers cached per backend and secret set, made on first use (nothing is allocated at import). */
+let caches: WeakMap<CryptoBackend, Map<string, WebhookVerifier>> | undefined;
 
-  function cachedVerifier(options: VerifyWebhookOptions): WebhookVerifier {
-    const secrets = Array.isArray(options.secrets) ? options.secrets : [options.secrets];
-    const cacheable = !options.schemes && !options.now && secrets.every((s) => typeof s === "string");
-    const options_ = { ...options, replayStore: false as const };
-    if (!cacheable) return createVerifierWith(backend, options_);
-    const key = JSON.stringify([secrets, options.toleranceSeconds ?? null]);
-    let verifier = cache.get(key);
-    if (!verifier) {
-      verifier = createVerifierWith(backend, options_);
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      cache.set(key, verifier);
-    }
-    return verifier;
+function cachedVerifier(backend: CryptoBackend, options: VerifyWebhookOptions): WebhookVerifier {
+  const secrets = Array.isArray(options.secrets) ? options.secrets : [options.secrets];
+  const cacheable = !options.schemes && !options.now && secrets.every((s) => typeof s === "string");
+  const options_ = { ...options, replayStore: false as const };
+  if (!cacheable) return createVerifierWith(backend, options_);
+  caches ??= new WeakMap();
+  let cache = caches.get(backend);
+  if (!cache) {
+    cache = new Map();
+    caches.set(backend, cache);
   }
+  const key = JSON.stringify([secrets, options.toleranceSeconds ?? null]);
+  let verifier = cache.get(key);
+  if (!verifier) {
+    verifier = createVerifierWith(backend, options_);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(key, verifier);
+  }
+  return verifier;
+}
 
-  return {
-    createWebhookVerifier: (options) => createVerifierWith(backend, options),
-    verifyWebhook: async (input, options) => cachedVerifier(options).verify(input),
-    sign: (options) => signWith(backend, options),
-  };
+/**
+ * {@link WebhookApi.verifyWebhook} on one crypto backend (each package entry binds its own). Async, so
+ * a malformed secret rejects like any other refusal instead of throwing before a promise exists.
+ */
+export async function verifyWebhookWith(
+  backend: CryptoBackend,
+  input: WebhookInput | Request,
+  options: VerifyWebhookOptions,
+): Promise<WebhookEvent> {
+  return cachedVerifier(backend, options).verify(input);
 }

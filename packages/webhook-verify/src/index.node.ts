@@ -4,18 +4,36 @@
  * HMAC and `timingSafeEqual`; the API and results are those of the Web Crypto entry (`index.ts`).
  * @packageDocumentation
  */
-import { bindBackend } from "./bind.js";
+import { type VerifyWebhookOptions, verifyWebhookWith } from "./bind.js";
 import { nodeCrypto } from "./crypto-node.js";
+import type { WebhookHeaders } from "./headers.js";
+import type { WebhookEvent } from "./payload.js";
+import { type SignOptions, signWith } from "./sign.js";
+import { createVerifierWith, type WebhookVerifier } from "./verifier.js";
+import type { WebhookInput, WebhookVerifierOptions } from "./verify.js";
 
 export * from "./shared-exports.js";
 
-const api = bindBackend(nodeCrypto);
+// Plain functions, not an object bound at import: a bundler then keeps only what is imported
+// (`sign` alone does not pull the verifier, its parser and its emitter).
 
 /** {@inheritDoc WebhookApi.createWebhookVerifier} */
-export const createWebhookVerifier = api.createWebhookVerifier;
+export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookVerifier {
+  return createVerifierWith(nodeCrypto, options);
+}
+
 /** {@inheritDoc WebhookApi.verifyWebhook} */
-export const verifyWebhook = api.verifyWebhook;
+export function verifyWebhook(
+  input: WebhookInput | Request,
+  options: VerifyWebhookOptions,
+): Promise<WebhookEvent> {
+  return verifyWebhookWith(nodeCrypto, input, options);
+}
+
 /** {@inheritDoc WebhookApi.sign} */
-export const sign = api.sign;
-/** Which crypto this entry uses: `"node"` here, `"web"` in the default entry. */
-export const cryptoBackend = nodeCrypto.name;
+export function sign(options: SignOptions): Promise<WebhookHeaders> {
+  return signWith(nodeCrypto, options);
+}
+
+/** Which crypto this entry uses: `"node"` here, `"web"` in the other entry. */
+export const cryptoBackend: "web" | "node" = "node";

@@ -4,18 +4,36 @@
  * gets `index.node.ts` through the `node` export condition, with the same API and results).
  * @packageDocumentation
  */
-import { bindBackend } from "./bind.js";
+import { type VerifyWebhookOptions, verifyWebhookWith } from "./bind.js";
 import { webCrypto } from "./crypto-web.js";
+import type { WebhookHeaders } from "./headers.js";
+import type { WebhookEvent } from "./payload.js";
+import { type SignOptions, signWith } from "./sign.js";
+import { createVerifierWith, type WebhookVerifier } from "./verifier.js";
+import type { WebhookInput, WebhookVerifierOptions } from "./verify.js";
 
 export * from "./shared-exports.js";
 
-const api = bindBackend(webCrypto);
+// Plain functions, not an object bound at import: a bundler then keeps only what is imported
+// (`sign` alone does not pull the verifier, its parser and its emitter).
 
 /** {@inheritDoc WebhookApi.createWebhookVerifier} */
-export const createWebhookVerifier = api.createWebhookVerifier;
+export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookVerifier {
+  return createVerifierWith(webCrypto, options);
+}
+
 /** {@inheritDoc WebhookApi.verifyWebhook} */
-export const verifyWebhook = api.verifyWebhook;
+export function verifyWebhook(
+  input: WebhookInput | Request,
+  options: VerifyWebhookOptions,
+): Promise<WebhookEvent> {
+  return verifyWebhookWith(webCrypto, input, options);
+}
+
 /** {@inheritDoc WebhookApi.sign} */
-export const sign = api.sign;
-/** Which crypto this entry uses: `"web"` here, `"node"` in the Node entry. */
-export const cryptoBackend = webCrypto.name;
+export function sign(options: SignOptions): Promise<WebhookHeaders> {
+  return signWith(webCrypto, options);
+}
+
+/** Which crypto this entry uses: `"web"` here, `"node"` in the other entry. */
+export const cryptoBackend: "web" | "node" = "web";
