@@ -1,6 +1,6 @@
 import { AbortError } from "@promo-review/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUploader, type Uploader, uploadStateOf } from "./index.js";
+import { createUploader, DEFAULT_READ_AHEAD_BYTES, type Uploader, uploadStateOf } from "./index.js";
 import { type ChildSimulator, childSimulator, patterned } from "./test-support.js";
 
 // The simulator runs in another process, so the timers and sockets counted here are the client's.
@@ -70,7 +70,8 @@ describe("an abort stops the read, the chunk in flight and every timer at once",
     await sim.addFault({ route: "PUT /v1/uploads/*", kind: "slow", delayMs: 600_000, count: 1 });
     const baseline = resources();
     const controller = new AbortController();
-    const bytes = patterned(3 * CHUNK);
+    // Longer than the first chunk and the read-ahead after it, so the read is surely cut short.
+    const bytes = patterned(3 * CHUNK + DEFAULT_READ_AHEAD_BYTES);
     const { stream, seen } = watchedStream(bytes, (read) => {
       // Reading into the second chunk means the first one's PUT has started.
       if (read > CHUNK + 512 * 1024) setImmediate(() => controller.abort());

@@ -40,6 +40,7 @@ export { Upload } from "./upload.js";
 export {
   createUploader,
   DEFAULT_CHUNK_RETRY_LIMIT,
+  DEFAULT_READ_AHEAD_BYTES,
   type Uploader,
   type UploaderOptions,
 } from "./uploader.js";

@@ -1,10 +1,10 @@
 /**
  * Every kind of source the uploader accepts, behind one small interface: a known size, and the bytes
  * of any range still reachable. Blobs and byte arrays are reachable at any offset and never copied.
- * Streams and async iterables are read once, front to back: the bytes of the chunk being sent and of
- * the chunk read ahead are kept, copied into reused 512 KiB slabs, so a failed chunk can be sent
- * again from its start, and nothing older is kept. The request body is then a stream of views of
- * those slabs, never a copy of the chunk.
+ * Streams and async iterables are read once, front to back: the bytes of the chunk being sent and at
+ * most the read-ahead bytes after it are kept, copied into reused slabs of MAX_PIECE bytes, so a failed
+ * chunk can be sent again from its start, and nothing older is kept. The request body is then a stream
+ * of views of those slabs, never a copy of the chunk.
  */
 import { AbortError, errorFromTransport, localValidationError } from "@promo-review/errors";
 
@@ -21,7 +21,10 @@ export const MAX_PIECE = 512 * 1024;
 
 /** The bytes of one range of a source, ready to become a request body (as often as it is retried). */
 export interface SourceRange {
-  /** The range's pieces, one after another, none larger than {@link MAX_PIECE}. Fresh on every call. */
+  /**
+   * The range's pieces, one after another, none larger than {@link MAX_PIECE}. Fresh on every call.
+   * For a stream each piece waits until its bytes are read, so a body can start before its range is.
+   */
   pieces(): AsyncIterator<Uint8Array>;
   /** The whole range as one body, for runtimes that cannot stream a request body. */
   whole(): Blob | Uint8Array;
@@ -37,7 +40,10 @@ export interface ByteSource {
   readonly file?: { name: string; lastModified: number };
   /** Waits until the bytes `[start, end)` are available. Fails when a stream ends before `end`. */
   load(start: number, end: number, signal?: AbortSignal): Promise<void>;
-  /** Starts reading `[.., end)` ahead without waiting; a failure surfaces at the next `load`. */
+  /**
+   * Starts reading `[.., end)` ahead without waiting; a failure surfaces at the next `load`. A stream
+   * is never read past the furthest `end` asked for by `load`, `prefetch` or a range's pieces.
+   */
   prefetch(end: number): void;
   /** The bytes `[start, end)`; they must have been loaded. */
   range(start: number, end: number): SourceRange;
@@ -45,6 +51,8 @@ export interface ByteSource {
   release(offset: number): void;
   /** The first offset still available (0 for seekable sources). */
   readonly floor: number;
+  /** Why reading a stream failed (its own error, or a length other than `size`), once it has. */
+  readonly failure?: unknown;
   /** Stops reading the source (cancels a stream); idempotent. */
   close(reason?: unknown): Promise<void>;
 }
@@ -227,17 +235,27 @@ function streamSource(
   cancel: (reason?: unknown) => Promise<void>,
   size: number,
 ): ByteSource {
-  // The stream's pieces are copied into slabs of MAX_PIECE bytes that are reused once released: the
-  // request body then always moves in 512 KiB pieces whatever the stream delivers (tiny pieces cost
-  // Node's fetch dearly), and the memory held is a fixed set of buffers, not a churn of garbage.
+  // The stream's pieces are copied into slabs of MAX_PIECE bytes (starting at multiples of MAX_PIECE)
+  // that are reused once released: the request body then always moves in MAX_PIECE pieces whatever the
+  // stream delivers (tiny pieces cost Node's fetch dearly), and the memory held is a fixed set of
+  // buffers, not a churn of garbage. One reader runs at a time and reads until `loaded` reaches
+  // `target`, never further: of a piece the stream gave, only the bytes up to `target` are copied and
+  // the rest waits in `pending` (the stream's own buffer).
   const slabs: Slab[] = [];
   const spare: Uint8Array[] = [];
-  let loaded = 0; // offset just after the last byte read
+  const waiters = new Set<() => void>();
+  let pending: Uint8Array | undefined;
+  let loaded = 0; // offset just after the last byte copied into a slab
   let floor = 0; // bytes before this are released (and dropped as soon as they are read)
-  let ended = false;
+  let target = 0; // the reader stops once `loaded` reaches this
+  let ended = false; // the stream ended exactly at `size`
   let closed = false;
   let failure: unknown;
-  let queue: Promise<void> = Promise.resolve();
+  let reading = false;
+
+  const wake = () => {
+    for (const waiter of [...waiters]) waiter();
+  };
 
   const dropReleased = () => {
     while (slabs.length > 0 && slabs[0]!.start + slabs[0]!.length <= floor) spare.push(slabs.shift()!.buffer);
@@ -256,41 +274,70 @@ function streamSource(
       loaded += n;
       at += n;
     }
+    dropReleased();
   };
 
-  async function readUntil(end: number): Promise<void> {
-    while (loaded < end && !ended && !closed) {
-      const result = await next();
-      if (result.done) {
-        ended = true;
-        break;
-      }
-      append(asBytes(result.value));
-      dropReleased();
-    }
-    if (loaded > size) throw sizeMismatch(`holds more than the declared ${size} bytes`);
-    if (end >= size && loaded === size && !ended && !closed) {
-      // The last chunk is only sent once the source has proved to end exactly at the declared size.
-      for (;;) {
-        const result = await next();
-        if (result.done) break;
-        if (asBytes(result.value).byteLength > 0) {
-          throw sizeMismatch(`holds more than the declared ${size} bytes`);
+  async function read(): Promise<void> {
+    reading = true;
+    try {
+      // Past the declared size the stream must end: the last chunk is only sent once it has.
+      while (!closed && (loaded < target || (target === size && !ended))) {
+        if (!pending) {
+          const result = await next();
+          if (closed) break;
+          if (result.done) {
+            if (loaded < size) throw sizeMismatch(`ended after ${loaded} bytes; ${size} were declared`);
+            ended = true;
+            break;
+          }
+          const bytes = asBytes(result.value);
+          if (loaded + bytes.byteLength > size)
+            throw sizeMismatch(`holds more than the declared ${size} bytes`);
+          if (bytes.byteLength > 0) pending = bytes;
+          continue;
         }
+        const n = Math.min(pending.byteLength, target - loaded);
+        append(n === pending.byteLength ? pending : pending.subarray(0, n));
+        pending = n === pending.byteLength ? undefined : pending.subarray(n);
+        wake();
       }
-      ended = true;
+    } catch (error) {
+      failure ??= error;
+    } finally {
+      reading = false;
+      wake();
     }
   }
 
-  function ensure(end: number): Promise<void> {
-    const run = queue.then(() => {
-      if (failure !== undefined) throw failure;
-      return readUntil(end);
+  /** Resolves once `[.., end)` is loaded (and, for the last byte, the stream has ended). */
+  function want(end: number): Promise<void> {
+    const until = Math.min(end, size);
+    target = Math.max(target, until);
+    if (!reading && !closed && failure === undefined) void read();
+    return new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (loaded >= until && (until < size || ended)) resolve();
+        else if (failure !== undefined) reject(failure);
+        else if (closed) reject(sizeMismatch("was closed before it was read"));
+        else return;
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
     });
-    queue = run.catch((error: unknown) => {
-      failure ??= error;
-    });
-    return run;
+  }
+
+  /** The range's pieces, each waiting for its bytes: a body can start before its chunk is read. */
+  async function* pieces(start: number, end: number): AsyncGenerator<Uint8Array> {
+    for (let at = start; at < end; ) {
+      const stop = Math.min(end, (Math.floor(at / MAX_PIECE) + 1) * MAX_PIECE);
+      await want(stop);
+      if (closed) throw sizeMismatch("was closed before it was read");
+      if (at < floor) throw releasedError(at, floor);
+      const slab = slabs[Math.floor(at / MAX_PIECE) - Math.floor(slabs[0]!.start / MAX_PIECE)]!;
+      yield slab.buffer.subarray(at - slab.start, stop - slab.start);
+      at = stop;
+    }
   }
 
   return {
@@ -299,27 +346,33 @@ function streamSource(
     get floor() {
       return floor;
     },
+    get failure() {
+      return failure;
+    },
     async load(start, end, signal) {
       if (start < floor) throw releasedError(start, floor);
-      await raceAbort(ensure(end), signal);
-      if (loaded < end) throw sizeMismatch(`ended after ${loaded} bytes; ${size} were declared`);
+      await raceAbort(want(end), signal);
     },
     prefetch(end) {
-      ensure(Math.min(end, size)).catch(() => {});
+      want(end).catch(() => {});
     },
     range(start, end) {
       if (start < floor) throw releasedError(start, floor);
-      const views: Uint8Array[] = [];
-      for (const slab of slabs) {
-        if (slab.start + slab.length <= start || slab.start >= end) continue;
-        views.push(
-          slab.buffer.subarray(Math.max(0, start - slab.start), Math.min(slab.length, end - slab.start)),
-        );
-      }
       return {
-        pieces: () => bounded(views),
-        // Only for runtimes without request streams (browsers on HTTP/1.1): one copy of the chunk.
-        whole: () => new Blob(views as BlobPart[]),
+        pieces: () => pieces(start, end),
+        // Only for runtimes without request streams (browsers on HTTP/1.1): one copy of the chunk, of
+        // bytes already loaded.
+        whole: () =>
+          new Blob(
+            slabs
+              .filter((slab) => slab.start + slab.length > start && slab.start < end)
+              .map((slab) =>
+                slab.buffer.subarray(
+                  Math.max(0, start - slab.start),
+                  Math.min(slab.length, end - slab.start),
+                ),
+              ) as BlobPart[],
+          ),
       };
     },
     release(offset) {
@@ -331,6 +384,8 @@ function streamSource(
       closed = true;
       slabs.length = 0;
       spare.length = 0;
+      pending = undefined;
+      wake();
       await cancel(reason).catch(() => {});
     },
   };

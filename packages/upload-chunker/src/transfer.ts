@@ -102,6 +102,8 @@ export interface TransferContext {
   /** Per-chunk retry policy: `limit` failed attempts in a row without progress end the upload. */
   retry: RetryPolicy;
   streaming: boolean;
+  /** How far a stream source is read past the chunk being sent (see `UploaderOptions.readAheadBytes`). */
+  readAheadBytes: number;
   pollIntervalMs: number;
   chunkTimeoutMs: number;
 }
@@ -202,9 +204,12 @@ export async function transfer(
     while (offset < size) {
       const start = offset;
       const end = chunkEnd(start, chunkSize, size);
-      await src.load(start, end, signal);
-      // Read the next chunk while this one is on the wire.
-      src.prefetch(chunkEnd(end, chunkSize, size));
+      // A stream source is read up to `readAheadBytes` past this chunk while it is on the wire, so
+      // reading and sending overlap. A streamed body takes each piece as soon as it is read; a whole
+      // body needs the chunk read first, and so does the last chunk: a stream of the wrong length then
+      // fails before the service could complete a wrong file.
+      src.prefetch(Math.min(size, end + context.readAheadBytes));
+      if (!streamed || end === size) await src.load(start, end, signal);
       let pulled = 0;
       const body = chunkBody(src.range(start, end), streamed, (bytes) => {
         pulled += bytes;
@@ -244,6 +249,8 @@ export async function transfer(
         src.release(offset);
       } catch (raw) {
         if (signal.aborted) throw raw;
+        // A stream that failed or proved shorter than declared while its bytes were being sent.
+        if (src.failure !== undefined) throw src.failure;
         const error = raw as PromoReviewError;
         if (streamed && !streamedOnce && error instanceof NetworkError) {
           // A runtime that refuses stream bodies (a browser on HTTP/1.1) fails the very first one as a

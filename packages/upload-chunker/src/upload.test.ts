@@ -281,3 +281,59 @@ function checkReports(reports: UploadProgress[], total: number, maxGap: number) 
   }
   expect(reports.at(-1)).toMatchObject({ bytesSent: total, bytesAcknowledged: total });
 }
+
+describe("a stream source is read at most chunk + readAheadBytes past the bytes the service confirmed", () => {
+  for (const streamRequestBodies of [true, false]) {
+    it(`${streamRequestBodies ? "streamed" : "whole"} chunk bodies`, async () => {
+      const readAheadBytes = 16 * 1024;
+      const piece = 4096;
+      const bounded = createUploader({
+        filesUrl: sim.filesUrl,
+        credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+        readAheadBytes,
+        streamRequestBodies,
+      });
+      const bytes = patterned(9 * CHUNK + 123);
+      let read = 0;
+      let acknowledged = 0;
+      let furthestAhead = 0;
+      // A stream that hands out one piece per read and queues nothing, so `read` is what was taken.
+      const stream = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            if (read === bytes.length) return controller.close();
+            const next = bytes.slice(read, Math.min(bytes.length, read + piece));
+            read += next.length;
+            furthestAhead = Math.max(furthestAhead, read - acknowledged);
+            controller.enqueue(next);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const result = await bounded.upload(stream, {
+        fileName: "a.mp4",
+        contentType: "video/mp4",
+        size: bytes.length,
+        waitForCompletion: false,
+        onProgress: (p) => {
+          acknowledged = p.bytesAcknowledged;
+        },
+      });
+      expect(sim.control.upload(result.uploadId).sha256).toBe(sha256(bytes));
+      // The one piece that crosses the bound is taken from the stream but not copied until needed.
+      expect(furthestAhead).toBeLessThanOrEqual(CHUNK + readAheadBytes + piece);
+      // With whole-chunk bodies the next chunk's first bytes are surely read before its PUT starts.
+      if (!streamRequestBodies) expect(furthestAhead).toBeGreaterThan(CHUNK);
+    });
+  }
+
+  it("readAheadBytes must be a whole number of bytes", () => {
+    const credentials = { apiKey: sim.apiKey, externalUserId: sim.externalUserId };
+    expect(() => createUploader({ filesUrl: sim.filesUrl, credentials, readAheadBytes: -1 })).toThrow(
+      /readAheadBytes/,
+    );
+    expect(() => createUploader({ filesUrl: sim.filesUrl, credentials, readAheadBytes: 1.5 })).toThrow(
+      ValidationError,
+    );
+  });
+});

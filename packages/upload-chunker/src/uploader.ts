@@ -38,6 +38,13 @@ export interface UploaderOptions {
    * status reads use the HTTP client's retries with the same policy.
    */
   retry?: Partial<RetryPolicy>;
+  /**
+   * How many bytes of a stream source (or async iterable) are read past the chunk being sent, so that
+   * reading and sending overlap (default {@link DEFAULT_READ_AHEAD_BYTES}, 8 MiB). A stream upload holds
+   * at most `chunk size + readAheadBytes` of the stream's bytes. Blobs and byte arrays are not read
+   * ahead.
+   */
+  readAheadBytes?: number;
   /** First pause between status polls while waiting for `completed` (default 250 ms, doubling to 5 s). */
   pollIntervalMs?: number;
   /** Longest time one chunk PUT may take (default 10 minutes: a 50 MB chunk on a slow link). */
@@ -65,6 +72,9 @@ export interface Uploader {
   readonly http: HttpClient;
 }
 
+/** Bytes of a stream source read past the chunk being sent, by default. */
+export const DEFAULT_READ_AHEAD_BYTES = 8 * 1024 * 1024;
+
 /** Chunk retries in a row without progress, by default. */
 export const DEFAULT_CHUNK_RETRY_LIMIT = 5;
 
@@ -84,6 +94,7 @@ export function createUploader(options: UploaderOptions): Uploader {
     store: options.store ?? memoryResumeStore(),
     retry: { ...DEFAULT_RETRY, limit: DEFAULT_CHUNK_RETRY_LIMIT, ...options.retry },
     streaming: options.streamRequestBodies ?? streamingByDefault(),
+    readAheadBytes: readAheadOf(options.readAheadBytes),
     pollIntervalMs: options.pollIntervalMs ?? 250,
     chunkTimeoutMs: options.chunkTimeoutMs ?? 600_000,
   };
@@ -104,6 +115,16 @@ export function createUploader(options: UploaderOptions): Uploader {
       waitForUpload(http, uploadId, { pollIntervalMs: context.pollIntervalMs, ...wait }),
     status: (uploadId, read = {}) => getUploadState(http, uploadId, read),
   };
+}
+
+function readAheadOf(bytes = DEFAULT_READ_AHEAD_BYTES): number {
+  if (!Number.isSafeInteger(bytes) || bytes < 0) {
+    throw localValidationError(
+      [{ field: "readAheadBytes", message: "must be a whole number of bytes, 0 or more" }],
+      "The uploader configuration is invalid",
+    );
+  }
+  return bytes;
 }
 
 function required<T>(value: T | undefined, field: string): T {
