@@ -30,15 +30,6 @@ if (chromiumMissing && !CI) {
 
 const UPLOAD_SIZE = 60 * 1024 * 1024;
 
-/**
- * Runtimes where upload-chunker documents streamed chunk bodies but does not stream (reported to the
- * lead with the cause). The test checks each is STILL a gap, so the fix fails it until the entry goes.
- */
-const REPORTED_STREAMING_GAPS: Partial<Record<Runtime, string>> = {
-  deno: "supportsRequestStreams() is false in Deno 2.9 (its Request never reads `duplex`), so chunks go as Blobs and progress only per chunk",
-  bun: "supportsRequestStreams() is false in Bun 1.4 (its Request never reads `duplex`), so chunks go as Blobs and progress only per chunk",
-  workerd: "supportsRequestStreams() is false in workerd, so chunks go as Blobs and progress only per chunk",
-};
 let expectedSha256: string | undefined;
 /** SHA-256 of the 60 MiB payload, computed here from the same generator the scenarios use. */
 function payloadSha256(): string {
@@ -148,17 +139,7 @@ describe.each(RUNTIMES)("%s", (runtime) => {
       // Chunk bodies stream where the chunker documents it (all but browsers); progress then comes at
       // least once per MiB, else once per chunk; it ends with every byte acknowledged.
       const documented = runtime !== "chromium";
-      const gap = REPORTED_STREAMING_GAPS[runtime];
-      if (gap) {
-        console.warn(
-          `\n!!! runtime-proof: upload-chunker does not stream chunk bodies in ${runtime} (reported: ${gap}) !!!\n`,
-        );
-        expect(out["streamed"], `${runtime} streams now: remove it from REPORTED_STREAMING_GAPS`).toBe(
-          !documented,
-        );
-      } else {
-        expect(out["streamed"]).toBe(documented);
-      }
+      expect(out["streamed"]).toBe(documented);
       const chunks = expectedRanges(UPLOAD_SIZE, UPLOAD_CHUNK).length;
       expect(out["progressReports"] as number).toBeGreaterThanOrEqual(out["streamed"] ? 60 : chunks);
       expect(out["lastProgress"]).toMatchObject({ bytesAcknowledged: UPLOAD_SIZE, totalBytes: UPLOAD_SIZE });

@@ -14,10 +14,20 @@ export function chunkEnd(offset: number, chunkSize: number, total: number): numb
 }
 
 /**
- * Whether this runtime can send a `ReadableStream` as a request body (`duplex: "half"`). The test is
- * the one the Fetch standard's authors recommend: a runtime that knows `duplex` reads the option, and
- * one that does not would turn the stream into the text "[object ReadableStream]" with a
- * `Content-Type` header.
+ * Whether the code runs in a browser (a page or a browser worker): their `navigator.userAgent` starts
+ * with `Mozilla/`. Server runtimes say who they are instead (`Node.js/..`, `Deno/..`, `Bun/..`,
+ * `Cloudflare-Workers`) or have no `navigator` at all (Node 20, workerd without `global_navigator`).
+ */
+function inBrowser(): boolean {
+  return typeof navigator !== "undefined" && /^Mozilla\//.test(navigator.userAgent ?? "");
+}
+
+/**
+ * Whether this runtime can send a `ReadableStream` as a request body. A runtime that cannot turns the
+ * stream into the text "[object ReadableStream]" with a `Content-Type` header. Browsers that can also
+ * read the `duplex` option (the test the Fetch standard's authors recommend: Safari takes the stream
+ * in a `Request` but not in `fetch`, and reads no `duplex`); Deno, Bun and workerd stream request
+ * bodies without reading it.
  */
 export function supportsRequestStreams(): boolean {
   try {
@@ -30,7 +40,7 @@ export function supportsRequestStreams(): boolean {
         return "half";
       },
     } as RequestInit).headers.has("Content-Type");
-    return duplexAccessed && !hasContentType;
+    return !hasContentType && (duplexAccessed || !inBrowser());
   } catch {
     return false;
   }
@@ -43,8 +53,7 @@ export function supportsRequestStreams(): boolean {
  * into script memory for Blob sources) and progress comes once per chunk.
  */
 export function streamingByDefault(): boolean {
-  const agent = typeof navigator === "undefined" ? "" : (navigator.userAgent ?? "");
-  return supportsRequestStreams() && !/^Mozilla\//.test(agent);
+  return !inBrowser() && supportsRequestStreams();
 }
 
 /**
