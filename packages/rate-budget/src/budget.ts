@@ -122,6 +122,14 @@ export interface BudgetTicket {
 
 const NO_TICKET: BudgetTicket = Object.freeze({ settle: () => {} });
 
+// One settled promise serves every admission that needs no wait (a promise cannot be changed by
+// its holders), sparing an allocation on the hot path. Created on first use, not at import.
+let resolved: Promise<void> | undefined;
+const done = (): Promise<void> => {
+  resolved ??= Promise.resolve();
+  return resolved;
+};
+
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown } | null)?.then === "function";
 
@@ -154,6 +162,9 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   #pausedAt: number | undefined;
   #closed = false;
   readonly #ticketPrefix: string;
+  #memo:
+    | { url: string; method: string | undefined; target: RouteTarget | undefined; windows: WindowSpec[] }
+    | undefined;
   #ticketSeq = 0;
 
   /** Prefer {@link createRateBudget}. */
@@ -214,10 +225,21 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
    * when you can tell when the response arrived.
    */
   acquire(request: BudgetRequest, options: AcquireOptions = {}): Promise<void> {
-    const target = targetOf(request, this.#base);
-    if (target === undefined) return Promise.resolve();
-    const windows = this.#windowsFor(target);
-    if (windows.length === 0) return Promise.resolve();
+    let target: RouteTarget | undefined;
+    let windows: WindowSpec[];
+    // Callers repeat the same request shape (a polling loop, a list call): remember the last one.
+    const memo = this.#memo;
+    if (memo !== undefined && request.url === memo.url && request.method === memo.method) {
+      target = memo.target;
+      windows = memo.windows;
+    } else {
+      target = targetOf(request, this.#base);
+      windows = target === undefined ? [] : this.#windowsFor(target);
+      if (typeof request.url === "string") {
+        this.#memo = { url: request.url, method: request.method, target, windows };
+      }
+    }
+    if (target === undefined || windows.length === 0) return done();
     return this.#acquire(request, target, windows, options, undefined);
   }
 
@@ -284,8 +306,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
         return Promise.reject(error);
       }
       if (first.ok) {
-        this.#admitted();
-        return Promise.resolve();
+        if (this.#pausedAt !== undefined) this.#admitted();
+        return done();
       }
     }
 

@@ -37,6 +37,9 @@ export class MemoryStore implements BudgetStore {
   readonly #clock: Pick<Clock, "now">;
   readonly #keys = new Map<string, KeyState>();
   readonly #pausedUntil = new Map<string, number>();
+  #lastKey: string | undefined;
+  #lastWindows: readonly WindowSpec[] | undefined;
+  #lastLogs: SlidingWindowLog[] | undefined;
 
   /** @param options see {@link MemoryStoreOptions}. */
   constructor(options: MemoryStoreOptions = {}) {
@@ -68,12 +71,26 @@ export class MemoryStore implements BudgetStore {
   /** See {@link BudgetStore.take}: checks every window, then records in all of them. */
   take(key: string, windows: readonly WindowSpec[], ticket?: string): Decision {
     const now = this.#clock.now();
-    const pausedUntil = this.#pausedUntil.get(key);
-    if (pausedUntil !== undefined) {
-      if (pausedUntil > now) return { ok: false, waitMs: pausedUntil - now, full: [], paused: true };
-      this.#pausedUntil.delete(key);
+    if (this.#pausedUntil.size > 0) {
+      const pausedUntil = this.#pausedUntil.get(key);
+      if (pausedUntil !== undefined) {
+        if (pausedUntil > now) return { ok: false, waitMs: pausedUntil - now, full: [], paused: true };
+        this.#pausedUntil.delete(key);
+      }
     }
-    const logs = this.#logsOf(key, windows);
+    // One budget asks for the same few window sets over and over: remember the last one.
+    let logs = this.#lastLogs;
+    if (
+      windows !== this.#lastWindows ||
+      key !== this.#lastKey ||
+      logs === undefined ||
+      !current(logs, windows)
+    ) {
+      logs = this.#logsOf(key, windows);
+      this.#lastKey = key;
+      this.#lastWindows = windows;
+      this.#lastLogs = logs;
+    }
     let waitMs = 0;
     let full: string[] | undefined;
     for (let i = 0; i < logs.length; i++) {
