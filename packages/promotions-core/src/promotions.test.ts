@@ -20,7 +20,9 @@ import {
 
 let sim: Simulator;
 beforeAll(async () => {
-  sim = await startSimulator({ mainApiLimit: 100_000, uploadProcessingDelayMs: 150, seed: 6 });
+  // Processing lasts long enough that a creation sent right after the upload always meets the 409,
+  // however loaded the machine (the tests below depend on seeing it).
+  sim = await startSimulator({ mainApiLimit: 100_000, uploadProcessingDelayMs: 1_000, seed: 6 });
 });
 afterAll(() => sim.close());
 beforeEach(async () => {

@@ -17,7 +17,8 @@ let sim: Simulator;
 let api: ReturnType<typeof mainApi>;
 beforeAll(async () => {
   // A large budget: this file makes far more than 60 calls and is not about rate limits.
-  sim = await startSimulator({ seed: 31, uploadProcessingDelayMs: 300, mainApiLimit: 100_000 });
+  // Long enough that a creation right after the last byte always meets "not ready", however loaded.
+  sim = await startSimulator({ seed: 31, uploadProcessingDelayMs: 1_000, mainApiLimit: 100_000 });
   api = mainApi(sim);
 });
 afterAll(() => sim.close());
