@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { streamingByDefault, supportsRequestStreams } from "./chunks.js";
 
 /** A `Request` as a runtime implements it: whether it reads `duplex`, and what a stream body becomes. */
-function fakeRequest({ readsDuplex, stringifiesStreams }: { readsDuplex: boolean; stringifiesStreams: boolean }) {
+function fakeRequest({
+  readsDuplex,
+  stringifiesStreams,
+}: {
+  readsDuplex: boolean;
+  stringifiesStreams: boolean;
+}) {
   return class {
     readonly headers: Headers;
     constructor(_url: string, init: RequestInit & { duplex?: string }) {

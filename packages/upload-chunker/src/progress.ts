@@ -18,11 +18,12 @@ export interface UploadProgress {
 }
 
 /**
- * Bytes sent between two reports at most. With pieces of at most `MAX_PIECE` (512 KiB) bytes and a
- * report once 512 KiB have accumulated, two reports are never more than 1 MiB apart; every
+ * Bytes sent between two reports at most. Pieces are at most `MAX_PIECE` (1 MiB) bytes; a report is
+ * due once 1 MiB has been sent since the last one, and when a piece would take the figure further than
+ * that, the figure before it is reported first: two reports are never more than 1 MiB apart. Every
  * acknowledged chunk is reported too, so small chunks report per chunk.
  */
-export const REPORT_STEP = 512 * 1024;
+export const REPORT_STEP = 1024 * 1024;
 
 /** Tracks one upload's progress and decides when to report it. */
 export interface ProgressTracker {
@@ -45,16 +46,20 @@ export function createProgressTracker(
 ): ProgressTracker {
   const current: UploadProgress = { uploadId, bytesSent: startAt, bytesAcknowledged: startAt, totalBytes };
   let reported = { sent: -1, acknowledged: -1 };
+  let lastSent = startAt; // bytesSent in the last report, or where the upload started
   const emit = () => {
     reported = { sent: current.bytesSent, acknowledged: current.bytesAcknowledged };
+    lastSent = current.bytesSent;
     report({ ...current });
   };
   return {
     current,
     sent(offset) {
       if (offset <= current.bytesSent) return;
-      current.bytesSent = Math.min(offset, totalBytes);
-      if (current.bytesSent - reported.sent >= REPORT_STEP) emit();
+      const to = Math.min(offset, totalBytes);
+      if (to - lastSent > REPORT_STEP && current.bytesSent > lastSent) emit();
+      current.bytesSent = to;
+      if (to - lastSent >= REPORT_STEP) emit();
     },
     acknowledged(receivedBytes) {
       if (receivedBytes <= current.bytesAcknowledged) return;
