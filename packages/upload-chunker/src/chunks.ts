@@ -60,10 +60,18 @@ export function streamingByDefault(): boolean {
  * The body of one chunk attempt. Streamed: a `ReadableStream` pulling the range's pieces only when
  * the transport asks for more (high-water mark 0), so `onSent` counts bytes actually taken by the
  * network and nothing is read far ahead of the socket. Otherwise the whole range as a Blob or view.
+ * `settled` fires once the request is over: a body the transport left unfinished (an early answer, a
+ * failure) then closes its pieces (and whatever they hold open, such as a file).
  */
-export function chunkBody(range: SourceRange, streamed: boolean, onSent: (bytes: number) => void): BodyInit {
+export function chunkBody(
+  range: SourceRange,
+  streamed: boolean,
+  onSent: (bytes: number) => void,
+  settled?: AbortSignal,
+): BodyInit {
   if (!streamed) return range.whole() as BodyInit;
   const pieces = range.pieces();
+  settled?.addEventListener("abort", () => void pieces.return?.(undefined).catch(() => {}), { once: true });
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {

@@ -3,9 +3,10 @@
  * Workers never load a Node built-in.
  * @packageDocumentation
  */
-import { openAsBlob } from "node:fs";
-import { stat } from "node:fs/promises";
+import { openAsBlob, type Stats } from "node:fs";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import { basename } from "node:path";
+import { type FileRangeReader, MAX_PIECE, READ_FILE_RANGE } from "./sources.js";
 
 /**
  * A file on disk as a `File` for `uploader.upload()`. `fs.openAsBlob` gives a Blob backed by the
@@ -13,6 +14,10 @@ import { basename } from "node:path";
  * more memory than a small one. `name` and `lastModified` come from the path and the file's mtime
  * (they feed the resume fingerprint), `type` is optional. If the file changes after this call, reading
  * it fails instead of sending a mix of old and new bytes.
+ *
+ * The uploader reads a streamed chunk of this File with `fs` (1 MiB reads at the chunk's offsets, the
+ * next one while the current is sent) rather than through the Blob API, which on Node reads 64 KiB at
+ * a time and copies the pieces together again: the same bytes for about half the CPU time.
  */
 export async function fileSource(path: string, options: { type?: string } = {}): Promise<File> {
   const [blob, info] = await Promise.all([
@@ -20,5 +25,58 @@ export async function fileSource(path: string, options: { type?: string } = {}):
     stat(path),
   ]);
   // Wrapping a Blob in a File references its bytes; nothing is read here.
-  return new File([blob], basename(path), { type: blob.type, lastModified: Math.trunc(info.mtimeMs) });
+  const file = new File([blob], basename(path), {
+    type: blob.type,
+    lastModified: Math.trunc(info.mtimeMs),
+  });
+  const reader: FileRangeReader = (start, end) => filePieces(path, info, start, end);
+  Object.defineProperty(file, READ_FILE_RANGE, { value: reader });
+  return file;
+}
+
+/**
+ * `[start, end)` of the file in pieces of at most MAX_PIECE, each read while the one before is sent,
+ * through one descriptor closed when the pieces end or the consumer stops. The file's size and mtime
+ * are checked before the first piece and before the last one is handed over, so a chunk is never sent
+ * whole with bytes from a file that changed.
+ */
+async function* filePieces(
+  path: string,
+  opened: Stats,
+  start: number,
+  end: number,
+): AsyncGenerator<Uint8Array> {
+  const handle = await open(path, "r");
+  let next: Promise<Uint8Array> | undefined;
+  try {
+    await unchanged(handle, opened);
+    next = start < end ? readPiece(handle, start, end) : undefined;
+    for (let at = start; next; ) {
+      const piece = await next;
+      at += piece.byteLength;
+      next = at < end ? readPiece(handle, at, end) : undefined;
+      if (!next) await unchanged(handle, opened);
+      yield piece;
+    }
+  } finally {
+    // The consumer stopped early (an aborted or failed PUT): the read ahead is not wanted.
+    await next?.catch(() => {});
+    await handle.close();
+  }
+}
+
+async function unchanged(handle: FileHandle, opened: Stats): Promise<void> {
+  const now = await handle.stat();
+  if (now.mtimeMs !== opened.mtimeMs || now.size !== opened.size) throw changed();
+}
+
+async function readPiece(handle: FileHandle, at: number, end: number): Promise<Uint8Array> {
+  const piece = Buffer.allocUnsafeSlow(Math.min(MAX_PIECE, end - at));
+  const { bytesRead } = await handle.read(piece, 0, piece.byteLength, at);
+  if (bytesRead !== piece.byteLength) throw changed();
+  return piece;
+}
+
+function changed() {
+  return new DOMException("The file changed after fileSource() opened it", "NotReadableError");
 }

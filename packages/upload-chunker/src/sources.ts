@@ -19,6 +19,16 @@ export type UploadSource =
 /** The largest piece handed to `fetch` at once; progress is counted per piece (see `progress.ts`). */
 export const MAX_PIECE = 1024 * 1024;
 
+/**
+ * A File made by `fileSource` (`./node`) carries, under this key, a function reading `[start, end)` of
+ * the file with the runtime's file API into pieces of at most {@link MAX_PIECE}: on Node that costs a
+ * fraction of reading the same bytes through the Blob (64 KiB reads, then a concatenated copy).
+ */
+export const READ_FILE_RANGE = Symbol.for("@promo-review/upload-chunker.readFileRange");
+
+/** The reader a File made by `fileSource` carries under {@link READ_FILE_RANGE}. */
+export type FileRangeReader = (start: number, end: number) => AsyncGenerator<Uint8Array>;
+
 /** The bytes of one range of a source, ready to become a request body (as often as it is retried). */
 export interface SourceRange {
   /**
@@ -176,9 +186,10 @@ function blobSource(blob: Blob): ByteSource {
     prefetch: () => {},
     range(start, end) {
       const slice = blob.slice(start, end);
+      const readFile = (blob as { [READ_FILE_RANGE]?: FileRangeReader })[READ_FILE_RANGE];
       return {
         whole: () => slice,
-        pieces: () => blobPieces(slice),
+        pieces: () => (readFile ? readFile(start, end) : blobPieces(slice)),
       };
     },
     release: () => {},

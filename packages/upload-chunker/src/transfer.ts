@@ -211,10 +211,16 @@ export async function transfer(
       src.prefetch(Math.min(size, end + context.readAheadBytes));
       if (!streamed || end === size) await src.load(start, end, signal);
       let pulled = 0;
-      const body = chunkBody(src.range(start, end), streamed, (bytes) => {
-        pulled += bytes;
-        progress.sent(start + pulled);
-      });
+      const attempt = new AbortController(); // lets go of the body's reader once the PUT settles
+      const body = chunkBody(
+        src.range(start, end),
+        streamed,
+        (bytes) => {
+          pulled += bytes;
+          progress.sent(start + pulled);
+        },
+        attempt.signal,
+      );
       chunkAttempts++;
       try {
         const answer = await putChunk(http, {
@@ -226,7 +232,7 @@ export async function transfer(
           signal,
           correlationId,
           timeoutMs: context.chunkTimeoutMs,
-        });
+        }).finally(() => attempt.abort());
         progress.sent(end);
         streamedOnce ||= streamed;
         lastCorrelationId = answer.correlationId;

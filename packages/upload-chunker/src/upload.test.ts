@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,7 +6,7 @@ import { PayloadTooLargeError, ValidationError } from "@promo-review/errors";
 import type { Simulator } from "@promo-review/simulator";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUploader, type Uploader, type UploadProgress } from "./index.js";
+import { createUploader, type Uploader, type UploadProgress, uploadStateOf } from "./index.js";
 import { fileSource } from "./node.js";
 import { chunkPuts, patterned, SOURCE_KINDS, sha256, simulatorWithUploader } from "./test-support.js";
 
@@ -59,6 +60,29 @@ describe("every source kind arrives byte for byte, at the sizes around the chunk
     });
     const result = await uploader.upload(file, { fileName: file.name, contentType: file.type });
     await expectStored(result.uploadId, bytes);
+  });
+
+  it("a file path that changes after fileSource() fails instead of sending a mix of bytes", async () => {
+    const bytes = patterned(3 * CHUNK, 10);
+    const path = join(tmpdir(), `upload-chunker-changed-${process.pid}.mp4`);
+    await writeFile(path, bytes);
+    const file = await fileSource(path, { type: "video/mp4" });
+    await writeFile(path, patterned(3 * CHUNK + 1, 11));
+    const error = await uploader
+      .upload(file, { fileName: file.name, contentType: file.type, waitForCompletion: false })
+      .catch((e: unknown) => e);
+    // The fingerprint reads the file's first bytes before anything is sent: nothing was initiated.
+    expect(error).toMatchObject({ name: "NotReadableError", message: expect.stringMatching(/changed/) });
+    expect(uploadStateOf(error)).toBeUndefined();
+
+    // Changed after the first chunk: the next chunks are refused, the first stays the only one stored.
+    await writeFile(path, bytes);
+    const again = await fileSource(path, { type: "video/mp4" });
+    const upload = uploader.start(again, { fileName: again.name, contentType: again.type });
+    upload.once("chunk", () => writeFileSync(path, patterned(3 * CHUNK + 1, 12)));
+    const failed = await upload.done.catch((e: unknown) => e);
+    expect(uploadStateOf(failed)).toMatchObject({ bytesAcknowledged: CHUNK });
+    expect(sim.control.upload(upload.uploadId!).receivedBytes).toBe(CHUNK);
   });
 
   it("random sizes and random stream piece sizes (property)", async () => {
