@@ -2,10 +2,12 @@
  * One benchmark client, run in its own process so that its peak resident memory is its own. Modes:
  *   ceiling  one plain node:http PUT of the whole file (fs read stream piped into the request)
  *   stream   the uploader with a web ReadableStream over the file (size declared)
- *   blob     the uploader with fileSource(path) (fs.openAsBlob)
+ *   blob     the uploader with fileSource(path) (a File backed by the file; chunks read with fs)
+ *   blob-api the uploader with fs.openAsBlob(path) as a plain Blob (chunks read through the Blob API)
+ *   iterable the uploader with fs.createReadStream(path) as an AsyncIterable (no Readable.toWeb)
  * Prints one JSON line: { mode, ms, maxRssBytes, uploadId }.
  */
-import { createReadStream } from "node:fs";
+import { createReadStream, openAsBlob } from "node:fs";
 import { request } from "node:http";
 import { Readable } from "node:stream";
 import { createUploader } from "../dist/index.js";
@@ -51,10 +53,15 @@ async function ceiling() {
 
 async function chunker(kind) {
   const uploader = createUploader({ filesUrl, credentials });
+  const highWaterMark = Number(process.env.HWM ?? MiB);
   const source =
     kind === "stream"
-      ? Readable.toWeb(createReadStream(path, { highWaterMark: Number(process.env.HWM ?? MiB) }))
-      : await fileSource(path);
+      ? Readable.toWeb(createReadStream(path, { highWaterMark }))
+      : kind === "iterable"
+        ? createReadStream(path, { highWaterMark }) // a Node Readable is an AsyncIterable of Buffers
+        : kind === "blob-api"
+          ? await openAsBlob(path) // a plain Blob: its chunks are read through the Blob API
+          : await fileSource(path);
   const started = performance.now();
   const result = await uploader.upload(source, {
     fileName: `${kind}.mp4`,

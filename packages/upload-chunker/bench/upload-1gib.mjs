@@ -1,7 +1,7 @@
 /**
  * `pnpm bench`: uploads 1 GiB over loopback to the simulator in 50 MiB chunks with the uploader (a
- * stream source and a Blob source) and, in the same run, the same bytes as one plain node:http PUT
- * (the ceiling of this machine). Each client runs in its own process (bench/client.mjs) so its peak
+ * web stream, an async iterable, a File from fileSource and a plain Blob) and, in the same run, the
+ * same bytes as one plain node:http PUT (the ceiling of this machine). Each client runs in its own process (bench/client.mjs) so its peak
  * RSS is its own. The servers are two simulators in this process, both from @promo-review/simulator:
  * one with maxChunkSize 50 MiB for the uploader, one with maxChunkSize 1 GiB so the ceiling's single
  * PUT is accepted; both handle a chunk the same way (stream it to a temporary file, hash it). Every
@@ -65,7 +65,7 @@ async function run(mode) {
   return result;
 }
 
-const modes = ["ceiling", "stream", "blob"];
+const modes = ["ceiling", "stream", "iterable", "blob", "blob-api"];
 const results = Object.fromEntries(modes.map((m) => [m, []]));
 try {
   await run("stream"); // warm-up (page cache, JIT); not counted
@@ -113,7 +113,7 @@ const table = [
   ...rows,
   ``,
   `- ceiling: one plain \`node:http\` PUT of the whole file (\`fs.createReadStream\` piped into the request, Content-Length set) to \`PUT /v1/uploads/{id}\` of a simulator started with \`maxChunkSize\` = the file size.`,
-  `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path)), { size })\`; blob: \`uploader.upload(await fileSource(path))\` (\`fs.openAsBlob\`); both against a simulator with \`maxChunkSize\` 50 MiB.`,
+  `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path, { highWaterMark: 1 MiB })), { size })\` (a web ReadableStream; toWeb copies every piece); iterable: the \`fs.createReadStream\` itself as an AsyncIterable (no toWeb); blob: \`uploader.upload(await fileSource(path))\` (a File backed by the file, its streamed chunks read with \`fs\`); blob-api: \`uploader.upload(await fs.openAsBlob(path))\`, a plain Blob read through Node's Blob API (64 KiB reads, then copied together). All against a simulator with \`maxChunkSize\` 50 MiB, default \`readAheadBytes\` (8 MiB).`,
   `- Both simulators run in the benchmark's process and store each chunk the same way (streamed to a temporary file, SHA-256 as it arrives); every upload's server-side SHA-256 was checked. Each client runs in its own child process; RSS is its \`process.resourceUsage().maxRSS\`.`,
   `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
   ``,
