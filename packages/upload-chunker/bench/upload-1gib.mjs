@@ -1,12 +1,13 @@
 /**
- * `pnpm bench`: uploads 1 GiB over loopback to the simulator in 50 MiB chunks with the uploader (a
- * web stream, an async iterable, a File from fileSource and a plain Blob) and, in the same run, the
- * same bytes as one plain node:http PUT (the ceiling of this machine). Each client runs in its own
- * process (bench/client.mjs) so its peak RSS is its own. The servers are two simulators in this process, both from @promo-review/simulator:
- * one with maxChunkSize 50 MiB for the uploader, one with maxChunkSize 1 GiB so the ceiling's single
- * PUT is accepted; both handle a chunk the same way (stream it to a temporary file, hash it). Every
- * upload's server-side SHA-256 is checked against the file's. Prints a markdown table (median, min,
- * max of RUNS runs, interleaved) and writes it to bench/results/upload-chunker.md at the repo root.
+ * `pnpm bench`: uploads 1 GiB over loopback to the simulator in 50 MiB chunks with the uploader (a web
+ * stream, an async iterable, a File from fileSource and a plain Blob) and, in the same run, the same
+ * bytes as one plain node:http PUT (the ceiling of this machine). Each client runs in its own process
+ * (bench/client.mjs) so its peak RSS is its own. The servers are two simulators in this process, both
+ * from @promo-review/simulator: one with maxChunkSize 50 MiB for the uploader, one with maxChunkSize 1
+ * GiB so the ceiling's single PUT is accepted; both handle a chunk the same way (stream it to a
+ * temporary file, hash it). Every upload's server-side SHA-256 is checked against the file's. Prints a
+ * markdown table (median, min, max of RUNS runs, interleaved) and writes it to
+ * bench/results/upload-chunker.md at the repo root.
  */
 import { spawn } from "node:child_process";
 import { createHash, randomFillSync } from "node:crypto";
