@@ -17,6 +17,7 @@ import { createRateBudget } from "../dist/index.js";
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const THROUGHPUT_N = 300_000;
 const IN_FLIGHT = 1000;
+const THROUGHPUT_MAX_MS = 3000;
 const LIMIT = 20;
 const WINDOW_MS = 1000;
 const TOLERANCE_MS = 5;
@@ -88,14 +89,17 @@ async function throughput(contender) {
   // A limit far above what the run can use: not binding.
   const { acquire, stop } = contender.make(1_000_000_000, 1000);
   const start = performance.now();
-  for (let done = 0; done < THROUGHPUT_N; done += IN_FLIGHT) {
+  let done = 0;
+  // Capped in time too: some peers manage only hundreds per second with a thousand in flight.
+  while (done < THROUGHPUT_N && performance.now() - start < THROUGHPUT_MAX_MS) {
     const batch = new Array(IN_FLIGHT);
     for (let i = 0; i < IN_FLIGHT; i++) batch[i] = acquire();
     await Promise.all(batch);
+    done += IN_FLIGHT;
   }
   const seconds = (performance.now() - start) / 1000;
   await stop();
-  return THROUGHPUT_N / seconds;
+  return done / seconds;
 }
 
 /** The most admissions in any window [s, s + windowMs - tolerance). */
@@ -112,6 +116,10 @@ function maxInWindow(times, windowMs) {
 
 /** Runs an arrival pattern ([delay from start, count] pairs) and returns the admission times. */
 async function admissions(contender, pattern) {
+  // Admission times are observed in `.then`, as a caller sees them: a garbage collection left over
+  // from the throughput runs would delay an observation and blur the figure, so collect first.
+  globalThis.gc?.();
+  await sleep(20);
   const { acquire, stop } = contender.make(LIMIT, WINDOW_MS);
   const start = performance.now();
   const times = [];
@@ -140,7 +148,7 @@ function stats(values) {
   return { median: sorted[Math.floor(sorted.length / 2)], min: sorted[0], max: sorted[sorted.length - 1] };
 }
 
-const fmtRate = (v) => `${(v / 1e6).toFixed(2)}M`;
+const fmtRate = (v) => (v >= 1e5 ? `${(v / 1e6).toFixed(2)}M` : `${(v / 1e3).toFixed(2)}k`);
 const triple = (s, f) => `${f(s.median)} (${f(s.min)}–${f(s.max)})`;
 
 const rows = [];
@@ -163,8 +171,8 @@ for (const contender of contenders) {
 const lines = [
   `## @promo-review/rate-budget`,
   "",
-  `Node ${process.version}, ${RUNS} runs each; median (min–max). Throughput: ${THROUGHPUT_N} acquisitions,`,
-  `${IN_FLIGHT} in flight, limit not binding. Exactness: limit ${LIMIT} per ${WINDOW_MS} ms, the most admissions in`,
+  `Node ${process.version}, ${RUNS} runs each; median (min–max). Throughput: ${THROUGHPUT_N} acquisitions`,
+  `(or as many as fit in ${THROUGHPUT_MAX_MS} ms), ${IN_FLIGHT} in flight, limit not binding. Exactness: limit ${LIMIT} per ${WINDOW_MS} ms, the most admissions in`,
   `any sliding ${WINDOW_MS} ms (less ${TOLERANCE_MS} ms timer tolerance); burst = 60 at once, late burst = 1 at 0 ms,`,
   `19 at 900 ms, 40 at 1000 ms. Bars: ours >= 1.0M/s and never above ${LIMIT}.`,
   "",
