@@ -7,6 +7,7 @@
  */
 export {
   type AcquireOptions,
+  type BudgetTicket,
   createRateBudget,
   RateBudget,
   type RateBudgetEvents,
