@@ -70,7 +70,7 @@ export function chunkBody(
   settled?: AbortSignal,
 ): BodyInit {
   if (!streamed) return range.whole() as BodyInit;
-  const pieces = range.pieces();
+  const pieces = range.pieces(settled);
   settled?.addEventListener("abort", () => void pieces.return?.(undefined).catch(() => {}), { once: true });
   return new ReadableStream<Uint8Array>(
     {

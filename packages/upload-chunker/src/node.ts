@@ -8,6 +8,9 @@ import { type FileHandle, open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { type FileRangeReader, MAX_PIECE, READ_FILE_RANGE } from "./sources.js";
 
+/** Read buffers kept for reuse per file: enough for a 64 MiB chunk. */
+const POOL_LIMIT = 64;
+
 /**
  * A file on disk as a `File` for `uploader.upload()`. `fs.openAsBlob` gives a Blob backed by the
  * file, not by memory: chunks are read from disk only as they are sent, so a 2 GiB video costs no
@@ -29,7 +32,27 @@ export async function fileSource(path: string, options: { type?: string } = {}):
     type: blob.type,
     lastModified: Math.trunc(info.mtimeMs),
   });
-  const reader: FileRangeReader = (start, end) => filePieces(path, info, start, end);
+  // Read buffers are lent to a request and come back once it is over (reused by the next chunk),
+  // so a large file is sent through a fixed set of buffers instead of a GiB of garbage.
+  const pool: Buffer[] = [];
+  const reader: FileRangeReader = (start, end, settled) => {
+    const lent: Buffer[] = [];
+    let finished = false; // no read into a lent buffer is pending any more
+    const release = () => {
+      if (!finished || !settled?.aborted) return;
+      for (const buffer of lent.splice(0)) if (pool.length < POOL_LIMIT) pool.push(buffer);
+    };
+    settled?.addEventListener("abort", release, { once: true });
+    const take = () => {
+      const buffer = pool.pop() ?? Buffer.allocUnsafeSlow(MAX_PIECE);
+      if (settled) lent.push(buffer);
+      return buffer;
+    };
+    return filePieces(path, info, start, end, take, () => {
+      finished = true;
+      release();
+    });
+  };
   Object.defineProperty(file, READ_FILE_RANGE, { value: reader });
   return file;
 }
@@ -45,16 +68,18 @@ async function* filePieces(
   opened: Stats,
   start: number,
   end: number,
+  take: () => Buffer,
+  onFinished: () => void,
 ): AsyncGenerator<Uint8Array> {
   const handle = await open(path, "r");
   let next: Promise<Uint8Array> | undefined;
   try {
     await unchanged(handle, opened);
-    next = start < end ? readPiece(handle, start, end) : undefined;
+    next = start < end ? readPiece(handle, start, end, take) : undefined;
     for (let at = start; next; ) {
       const piece = await next;
       at += piece.byteLength;
-      next = at < end ? readPiece(handle, at, end) : undefined;
+      next = at < end ? readPiece(handle, at, end, take) : undefined;
       if (!next) await unchanged(handle, opened);
       yield piece;
     }
@@ -62,6 +87,7 @@ async function* filePieces(
     // The consumer stopped early (an aborted or failed PUT): the read ahead is not wanted.
     await next?.catch(() => {});
     await handle.close();
+    onFinished();
   }
 }
 
@@ -70,8 +96,13 @@ async function unchanged(handle: FileHandle, opened: Stats): Promise<void> {
   if (now.mtimeMs !== opened.mtimeMs || now.size !== opened.size) throw changed();
 }
 
-async function readPiece(handle: FileHandle, at: number, end: number): Promise<Uint8Array> {
-  const piece = Buffer.allocUnsafeSlow(Math.min(MAX_PIECE, end - at));
+async function readPiece(
+  handle: FileHandle,
+  at: number,
+  end: number,
+  take: () => Buffer,
+): Promise<Uint8Array> {
+  const piece = take().subarray(0, Math.min(MAX_PIECE, end - at));
   const { bytesRead } = await handle.read(piece, 0, piece.byteLength, at);
   if (bytesRead !== piece.byteLength) throw changed();
   return piece;

@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { NotFoundError, type PromoReviewError, ServerError } from "@promo-review/errors";
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +14,7 @@ import {
   type UploaderOptions,
   uploadStateOf,
 } from "./index.js";
+import { fileSource } from "./node.js";
 import { chunkPuts, patterned, sha256, simulatorWithUploader } from "./test-support.js";
 
 const CHUNK = 64 * 1024;
@@ -93,6 +97,32 @@ describe("20% of chunk PUTs failing: 5xx, resets mid-body, 429 with Retry-After"
       expect(kinds).toEqual(new Set([undefined, "status", "reset", "rate-limit", "html-502"]));
     } finally {
       await big.sim.close();
+    }
+  });
+});
+
+describe("a file path (read buffers reused from chunk to chunk) survives failed attempts intact", () => {
+  it("5xx, resets before and mid-body, on 12 chunks of 2 MiB", async () => {
+    const big = await simulatorWithUploader({ maxChunkSize: 2 * 1024 * 1024, seed: 7 });
+    const dir = await mkdtemp(join(tmpdir(), "upload-chunker-file-"));
+    try {
+      const bytes = randomBytes(12 * 2 * 1024 * 1024 - 5);
+      const path = join(dir, "clip.mp4");
+      await writeFile(path, bytes);
+      for (const fault of [
+        { kind: "status", status: 500, count: 2 },
+        { kind: "reset", afterBytes: 1_500_000, count: 2 },
+        { kind: "reset", count: 1 },
+      ]) {
+        big.sim.control.addFault({ route: PUTS, probability: 0.3, ...fault } as never);
+      }
+      const file = await fileSource(path);
+      const result = await big.uploader.upload(file, { fileName: "clip.mp4", contentType: "video/mp4" });
+      expect(big.sim.control.upload(result.uploadId).sha256).toBe(sha256(bytes));
+      expect(result.retries).toBeGreaterThan(0);
+    } finally {
+      await big.sim.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -27,15 +27,20 @@ export const MAX_PIECE = 1024 * 1024;
 export const READ_FILE_RANGE = Symbol.for("@promo-review/upload-chunker.readFileRange");
 
 /** The reader a File made by `fileSource` carries under {@link READ_FILE_RANGE}. */
-export type FileRangeReader = (start: number, end: number) => AsyncGenerator<Uint8Array>;
+export type FileRangeReader = (
+  start: number,
+  end: number,
+  settled?: AbortSignal,
+) => AsyncGenerator<Uint8Array>;
 
 /** The bytes of one range of a source, ready to become a request body (as often as it is retried). */
 export interface SourceRange {
   /**
    * The range's pieces, one after another, none larger than {@link MAX_PIECE}. Fresh on every call.
    * For a stream each piece waits until its bytes are read, so a body can start before its range is.
+   * `settled` fires once the request that sends them is over: a source may then reuse their memory.
    */
-  pieces(): AsyncIterator<Uint8Array>;
+  pieces(settled?: AbortSignal): AsyncIterator<Uint8Array>;
   /** The whole range as one body, for runtimes that cannot stream a request body. */
   whole(): Blob | Uint8Array;
 }
@@ -189,7 +194,7 @@ function blobSource(blob: Blob): ByteSource {
       const readFile = (blob as { [READ_FILE_RANGE]?: FileRangeReader })[READ_FILE_RANGE];
       return {
         whole: () => slice,
-        pieces: () => (readFile ? readFile(start, end) : blobPieces(slice)),
+        pieces: (settled) => (readFile ? readFile(start, end, settled) : blobPieces(slice)),
       };
     },
     release: () => {},
