@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash, randomFillSync } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -85,6 +85,26 @@ try {
       null,
       2,
     ),
+  );
+  // The section of bench/RESULTS.md (scripts/bench-report.mjs assembles bench/results/*.md).
+  const results = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bench", "results");
+  mkdirSync(results, { recursive: true });
+  writeFileSync(
+    join(results, "simulator.md"),
+    [
+      "# simulator: a 2 GiB upload",
+      "",
+      `${TOTAL / MiB} MiB in ${CHUNK / MiB} MiB chunks over loopback to the simulator running alone in a child process`,
+      "(bytes streamed to a temporary file and hashed as they arrive); its resident memory sampled every 50 ms.",
+      `Bar: simulator peak RSS under ${RSS_LIMIT_MIB} MiB. Node ${process.version}, ${new Date().toISOString()}.`,
+      "",
+      "| bytes | seconds | MiB/s (incl. generating and hashing the source) | simulator peak RSS | SHA-256 matches |",
+      "| ---: | ---: | ---: | ---: | :---: |",
+      `| ${TOTAL} | ${seconds.toFixed(2)} | ${(TOTAL / MiB / seconds).toFixed(1)} | ${peakMiB.toFixed(1)} MiB | ${hashOk ? "yes" : "NO"} |`,
+      "",
+      "Command: `pnpm --filter @promo-review/simulator bench` (or `pnpm bench` at the root).",
+      "",
+    ].join("\n"),
   );
   if (!hashOk) throw new Error(`SHA-256 mismatch: server ${view.sha256}, source ${expected}`);
   if (peakMiB >= RSS_LIMIT_MIB)
