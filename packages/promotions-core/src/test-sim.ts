@@ -2,7 +2,7 @@
  * Test-only helpers (excluded from the build): a simulator per suite, a client bound to it, uploads
  * made through the file service's HTTP API, and the request log.
  */
-import type { Simulator } from "@promo-review/simulator";
+import { type Simulator, sampleTextPromotion } from "@promo-review/simulator";
 import { createUploader } from "@promo-review/upload-chunker";
 import { createPromotionsClient, type PromotionsClientOptions } from "./promotions.js";
 import type { CreatePromotionRequest } from "./types.js";
@@ -60,17 +60,9 @@ export async function uploadCompleted(sim: Simulator): Promise<string> {
   return uploadId;
 }
 
-/** A valid text-format creation body with the simulator's reference ids. */
+/** A valid text-format creation body with the simulator's reference ids (the simulator's sample). */
 export function simTextBody(sim: Simulator, overrides: Record<string, unknown> = {}): CreatePromotionRequest {
-  return {
-    promotionName: "Spring savings",
-    productIds: [sim.reference.products[0]!.id],
-    channelIds: [sim.reference.channels[0]!.id],
-    jurisdictionId: sim.reference.jurisdictions[0]!.id,
-    fileFormat: "text",
-    content: "<p>Save 5% this spring. Capital at risk.</p>",
-    ...overrides,
-  };
+  return sampleTextPromotion(sim.reference, overrides) as CreatePromotionRequest;
 }
 
 /** The main-API requests the simulator saw for a method and path. */

@@ -20,6 +20,7 @@ export type { DesignFrame } from "./links.js";
 export type { Decision, DecisionInput, DecisionView } from "./promotions.js";
 export type { Channel, Jurisdiction, Product, ReferenceData, TargetMarket } from "./reference.js";
 export type { RequestLogEntry } from "./request-log.js";
+export { type SampleTextPromotion, sampleTextPromotion } from "./samples.js";
 export type { Delays, SimulatorOptions } from "./state.js";
 export type { UploadServerView, UploadStatus, UploadView } from "./uploads.js";
 export type { DeliveryAttempt, WebhookDelivery, WebhookEndpoint } from "./webhooks.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Simulator, startSimulator } from "./index.js";
+import { type Simulator, sampleTextPromotion, startSimulator } from "./index.js";
 import { Problems } from "./problems.js";
 import { checkMetadata, checkTags, isCalendarDate } from "./promotion-rules.js";
 import {
@@ -482,5 +482,13 @@ describe("Promotion status: expired (promotion level only) until a new version",
     expect((await api.get(`/v1/promotions/${promotionId}`)).body.status).toBe("expired");
     sim.control.addWebAppVersion(promotionId, { isFinancialPromotion: false });
     expect((await api.get(`/v1/promotions/${promotionId}`)).body.status).toBe("none");
+  });
+});
+
+describe("The exported sample: the smallest valid text promotion, from the seeded reference data", () => {
+  it("is accepted as is and with overrides", async () => {
+    expect((await api.post("/v1/promotions", sampleTextPromotion(sim.reference))).status).toBe(201);
+    const res = await api.post("/v1/promotions", sampleTextPromotion(sim.reference, { tags: ["spring"] }));
+    expect(res.body.tags).toEqual(["spring"]);
   });
 });

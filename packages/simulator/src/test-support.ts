@@ -5,6 +5,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Simulator } from "./index.js";
+import { sampleTextPromotion } from "./samples.js";
 
 /** A response read as JSON. */
 export interface JsonResponse {
@@ -95,20 +96,12 @@ export async function uploadCompleted(
   return body.uploadId;
 }
 
-/** A valid text-format creation body using the simulator's reference data. */
+/** A valid text-format creation body using the simulator's reference data (the exported sample). */
 export function textPromotion(
   sim: Simulator,
   overrides: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  return {
-    promotionName: "Spring savings",
-    productIds: [sim.reference.products[0]!.id],
-    channelIds: [sim.reference.channels[0]!.id],
-    jurisdictionId: sim.reference.jurisdictions[0]!.id,
-    fileFormat: "text",
-    content: "<p>Save 5% this spring. Capital at risk.</p>",
-    ...overrides,
-  };
+  return sampleTextPromotion(sim.reference, overrides);
 }
 
 /** Polls `check` until it is true (or throws after `timeoutMs`). */

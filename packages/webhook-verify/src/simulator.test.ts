@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Simulator, startSimulator } from "@promo-review/simulator";
+import { type Simulator, sampleTextPromotion, startSimulator } from "@promo-review/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createWebhookVerifier,
@@ -62,15 +62,14 @@ async function receiver(fn: WebhookHandlerFn, secrets: string | string[] = NEW):
 
 /** Creates a text promotion and evaluates its version; returns the ids the event must carry. */
 async function evaluate() {
-  const created = await simCall("POST", "/v1/promotions", {
-    promotionName: "Spring savings",
-    productIds: [sim.reference.products[0]!.id],
-    channelIds: [sim.reference.channels[0]!.id],
-    jurisdictionId: sim.reference.jurisdictions[0]!.id,
-    fileFormat: "text",
-    content: "<p>Save 5% this spring — « sans risque » 🌱</p>",
-    metadata: { crm: "42", campaign: "spring" },
-  });
+  const created = await simCall(
+    "POST",
+    "/v1/promotions",
+    sampleTextPromotion(sim.reference, {
+      content: "<p>Save 5% this spring — « sans risque » 🌱</p>",
+      metadata: { crm: "42", campaign: "spring" },
+    }),
+  );
   expect(created.status).toBe(201);
   const { promotionId, versionId } = created.body as { promotionId: string; versionId: string };
   const evaluation = await simCall("POST", `/v1/promotions/${promotionId}/versions/${versionId}/evaluate`);

@@ -4,7 +4,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Simulator } from "@promo-review/simulator";
+import { type Simulator, sampleTextPromotion } from "@promo-review/simulator";
 
 export interface CapturedDelivery {
   headers: Record<string, string>;
@@ -49,15 +49,10 @@ export async function captureDelivery(sim: Simulator): Promise<CapturedDelivery>
       if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
       return json;
     };
-    const created = await api("/v1/promotions", {
-      promotionName: "Runtime proof",
-      productIds: [sim.reference.products[0]!.id],
-      channelIds: [sim.reference.channels[0]!.id],
-      jurisdictionId: sim.reference.jurisdictions[0]!.id,
-      fileFormat: "text",
-      content: "Save 10% on your first month.",
-      metadata: DELIVERY_METADATA,
-    });
+    const created = await api(
+      "/v1/promotions",
+      sampleTextPromotion(sim.reference, { promotionName: "Runtime proof", metadata: DELIVERY_METADATA }),
+    );
     await api(`/v1/promotions/${created["promotionId"]}/versions/${created["versionId"]}/evaluate`, {});
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, fail) => {
