@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRateBudget } from "./budget.js";
 import { RedisStore } from "./redis.js";
 import type { WindowSpec } from "./rules.js";
-import { redisAvailable, startRedis, type TestRedis } from "./test-redis.js";
+import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
 
 const BASE = "http://127.0.0.1:1234";
 const GET = { method: "GET", url: `${BASE}/v1/channels` };

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, fork } from "node:child_process";
 import { join } from "node:path";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisAvailable, startRedis, type TestRedis } from "../src/test-redis.ts";
+import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
 
 const packageDir = join(import.meta.dirname, "..");
 const WORKERS = 8;

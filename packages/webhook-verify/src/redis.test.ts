@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // One redis-server harness in the repository: rate-budget's (it finds, starts and stops the binary,
 // and under CI=true refuses to skip).
-import { redisAvailable, startRedis, type TestRedis } from "../../rate-budget/src/test-redis.js";
+import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
 import * as nodeEntry from "./index.node.js";
 import { createWebhookVerifier } from "./index.node.js";
 import { createRedisReplayStore } from "./redis.js";
