@@ -1,10 +1,10 @@
 import { PromoReviewError } from "@promo-review/errors";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
 import { createRateBudget } from "./budget.js";
 import { RedisStore } from "./redis.js";
 import type { WindowSpec } from "./rules.js";
-import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
 
 const BASE = "http://127.0.0.1:1234";
 const GET = { method: "GET", url: `${BASE}/v1/channels` };

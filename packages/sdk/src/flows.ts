@@ -236,6 +236,7 @@ async function evaluateAndWait(
   };
   if (parts.hasWebhooks) webhooks.on("evaluation-completed", listener);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
   try {
     const started = await promotions.evaluate(promotionId, versionId, signalOf(options.signal));
     const outcome = (data: EvaluationCompletedEvent["data"] | EvaluationRecord, via: "webhook" | "poll") => ({
@@ -282,9 +283,9 @@ async function evaluateAndWait(
       );
     });
     const aborted = new Promise<never>((_, reject) => {
-      const fail = () => reject(errorFromTransport(options.signal?.reason, { aborted: true, sent: true }));
-      if (options.signal?.aborted) fail();
-      options.signal?.addEventListener("abort", fail, { once: true });
+      onAbort = () => reject(errorFromTransport(options.signal?.reason, { aborted: true, sent: true }));
+      if (options.signal?.aborted) onAbort();
+      else options.signal?.addEventListener("abort", onAbort, { once: true });
     });
     // The poller's own abort (when the webhook wins) must not surface as an unhandled rejection.
     byPolling.catch(() => {});
@@ -293,6 +294,7 @@ async function evaluateAndWait(
     clearTimeout(timer);
     stop.abort();
     options.signal?.removeEventListener("abort", onOuterAbort);
+    if (onAbort) options.signal?.removeEventListener("abort", onAbort);
     if (parts.hasWebhooks) webhooks.off("evaluation-completed", listener);
   }
 }

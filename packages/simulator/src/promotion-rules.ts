@@ -228,7 +228,13 @@ export function checkMetadata(problems: Problems, value: unknown): Record<string
         `value must be at most ${MAX_METADATA_VALUE_LENGTH} characters`,
       );
     } else {
-      metadata[key] = v;
+      // Defined, not assigned: a key such as "__proto__" is valid metadata and must be kept as data.
+      Object.defineProperty(metadata, key, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
   }
   return metadata;

@@ -492,3 +492,16 @@ describe("The exported sample: the smallest valid text promotion, from the seede
     expect(res.body.tags).toEqual(["spring"]);
   });
 });
+
+describe("Metadata keys that name Object.prototype members are ordinary data", () => {
+  it("stores and echoes __proto__, constructor and prototype as keys", async () => {
+    const metadata = JSON.parse('{"__proto__":"a","constructor":"b","prototype":"c"}') as Record<
+      string,
+      string
+    >;
+    const res = await api.post("/v1/promotions", sampleTextPromotion(sim.reference, { metadata }));
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body.metadata)).toEqual(["__proto__", "constructor", "prototype"]);
+    expect(res.body.metadata.constructor).toBe("b");
+  });
+});
