@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ViteUserConfig } from "vitest/config";
 
 type ExportTarget = string | { [condition: string]: ExportTarget };
@@ -57,6 +58,7 @@ export function packageTestConfig(options: PackageTestOptions): ViteUserConfig {
     test: {
       root: options.dir,
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      setupFiles: [fileURLToPath(new URL("./testing/fast-check-seed.ts", import.meta.url))],
       testTimeout: options.testTimeout ?? 30_000,
       hookTimeout: 60_000,
       ...(options.sequential ? { fileParallelism: false } : {}),
