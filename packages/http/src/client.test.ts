@@ -179,7 +179,7 @@ describe("retries never duplicate work", () => {
     );
     expect(server.seen.map((s) => s.body)).toEqual(["chunk"]);
   });
-  it("a stream body goes out uncloned (ky's retry copy would buffer it whole), hooks still run", async () => {
+  it("a stream body goes out as the very stream given: not cloned by ky, not proxied by a new Request; hooks still run", async () => {
     const server = await serve(json(200, { ok: true }));
     const sent: { input: unknown; init: RequestInit | undefined }[] = [];
     const seen: string[] = [];
@@ -199,9 +199,16 @@ describe("retries never duplicate work", () => {
     await client.request("/v1/uploads/u", { method: "PUT", body });
     expect(server.seen[0]!.body).toHaveLength(100_000);
     expect(sent).toHaveLength(1);
-    // Sent by our hook: the Request ky built (never cloned), with our combined signal and duplex.
-    expect(sent[0]!.input).toBeInstanceOf(Request);
-    expect(sent[0]!.init).toMatchObject({ duplex: "half", signal: expect.any(AbortSignal) });
+    // Sent by our hook from the parts of the Request ky built: the caller's stream itself (a clone
+    // would tee it, `fetch(request)` would pipe it through an identity TransformStream), with ky's
+    // headers, our combined signal and duplex.
+    expect(sent[0]!.input).toBe(`${server.url}/v1/uploads/u`);
+    const init = sent[0]!.init!;
+    expect(init.body).toBe(body);
+    expect(init).toMatchObject({ method: "PUT", duplex: "half", signal: expect.any(AbortSignal) });
+    const headers = new Headers(init.headers);
+    expect(headers.get("authorization")).toMatch(/^Bearer /);
+    expect(headers.get("x-correlation-id")).toBeTruthy();
     expect(seen).toEqual(["before", "after 200"]);
   });
   it("a stream body that gets no answer times out as a TimeoutError", async () => {

@@ -163,13 +163,26 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
  * memory, and the copying slows the send. A stream body is sent once anyway (it cannot be read twice),
  * so this last `beforeRequest` hook sends such a request itself, uncloned, and hands ky the response;
  * the caller's hooks before it and every `afterResponse` hook still run.
+ *
+ * It sends the request's parts, not the `Request`: `fetch(request, init)` builds a new Request from
+ * it, and the Fetch standard then pipes a stream body through an identity TransformStream (a "proxy"),
+ * one more hop for every piece. On Node that hop cost about 3% of upload throughput (a 1 GiB stream
+ * upload, 406 against 417 MiB/s). Only fields every runtime accepts are passed (workerd refuses
+ * `credentials`, `mode` and `cache`); ky sets nothing else that matters for a streamed request.
  */
 function sendStreamOnce(send: typeof fetch): BeforeRequestHook {
   return (request, options) => {
     const once = (options as { context?: { sendOnce?: { timeoutMs: number } } }).context?.sendOnce;
     if (!once) return undefined;
     const signal = AbortSignal.any([request.signal, AbortSignal.timeout(once.timeoutMs)]);
-    return send(request, { signal, duplex: "half" } as RequestInit);
+    return send(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: request.redirect,
+      signal,
+      duplex: "half",
+    } as RequestInit);
   };
 }
 

@@ -66,7 +66,7 @@ async function run(mode) {
   return result;
 }
 
-const modes = ["ceiling", "stream", "iterable", "blob", "blob-api"];
+const modes = (process.env.BENCH_MODES ?? "ceiling,stream,iterable,blob,blob-api").split(",");
 const results = Object.fromEntries(modes.map((m) => [m, []]));
 try {
   await run("stream"); // warm-up (page cache, JIT); not counted
