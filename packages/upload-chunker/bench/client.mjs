@@ -5,6 +5,9 @@
  *   blob     the uploader with fileSource(path) (a File backed by the file; chunks read with fs)
  *   blob-api the uploader with fs.openAsBlob(path) as a plain Blob (chunks read through the Blob API)
  *   iterable the uploader with fs.createReadStream(path) as an AsyncIterable (no Readable.toWeb)
+ *   floor    not the uploader: the same web stream as `stream`, sent in the same 50 MiB chunk PUTs by a
+ *            bare `fetch` that passes each piece straight through and keeps nothing (so it could never
+ *            retry a chunk). What fetch and this stream cost on this machine, before any uploader.
  * Prints one JSON line: { mode, ms, maxRssBytes, uploadId }.
  */
 import { createReadStream, openAsBlob } from "node:fs";
@@ -51,6 +54,51 @@ async function ceiling() {
   return { ms: performance.now() - started, uploadId: init.uploadId };
 }
 
+async function floor() {
+  const headers = { Authorization: `Bearer ${apiKey}`, "X-External-User-ID": "bench" };
+  const init = await fetch(`${filesUrl}/v1/uploads`, {
+    method: "POST",
+    headers: { ...headers, "Content-Type": "application/json" },
+    body: JSON.stringify({ fileName: "floor.mp4", fileSize: size, contentType: "video/mp4" }),
+  }).then((r) => r.json());
+  const reader = Readable.toWeb(createReadStream(path, { highWaterMark: MiB })).getReader();
+  let rest; // the part of a piece that belongs to the next chunk
+  const started = performance.now();
+  for (let start = 0; start < size; start += init.maxChunkSize) {
+    const end = Math.min(size, start + init.maxChunkSize);
+    let at = start;
+    const body = new ReadableStream(
+      {
+        async pull(controller) {
+          if (at >= end) return controller.close();
+          let piece = rest ?? (await reader.read()).value;
+          rest = undefined;
+          if (at + piece.byteLength > end) {
+            rest = piece.subarray(end - at);
+            piece = piece.subarray(0, end - at);
+          }
+          at += piece.byteLength;
+          controller.enqueue(piece);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const response = await fetch(`${filesUrl}${init.uploadUrl}`, {
+      method: "PUT",
+      body,
+      duplex: "half",
+      headers: {
+        ...headers,
+        "Content-Range": `bytes ${start}-${end - 1}/${size}`,
+        "Content-Type": "application/octet-stream",
+      },
+    });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  }
+  return { ms: performance.now() - started, uploadId: init.uploadId };
+}
+
 async function chunker(kind) {
   const uploader = createUploader({ filesUrl, credentials });
   const highWaterMark = Number(process.env.HWM ?? MiB);
@@ -72,7 +120,7 @@ async function chunker(kind) {
   return { ms: performance.now() - started, uploadId: result.uploadId };
 }
 
-const outcome = mode === "ceiling" ? await ceiling() : await chunker(mode);
+const outcome = mode === "ceiling" ? await ceiling() : mode === "floor" ? await floor() : await chunker(mode);
 // maxRSS is the process's peak resident set (kilobytes on Linux and macOS).
 process.stdout.write(
   `${JSON.stringify({ mode, ...outcome, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`,
