@@ -61,8 +61,9 @@ const KnownDetailSchema = v.variant("type", [
  * non-object wrapped as `{ type: "unknown", value }`), never dropped and never thrown on.
  */
 export function parseDetail(raw: unknown): ErrorDetail {
-  const known = v.safeParse(KnownDetailSchema, raw);
-  if (known.success) return known.output as ErrorDetail;
+  // A known shape is returned as sent, not as valibot's output, which leaves out keys named like
+  // Object.prototype members (`__proto__`, `constructor`): nothing the server said is dropped.
+  if (v.is(KnownDetailSchema, raw)) return raw as ErrorDetail;
   if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
     const type = (raw as { type?: unknown }).type;
     return { ...(raw as object), type: typeof type === "string" ? type : "unknown" } as UnknownDetail;

@@ -120,6 +120,16 @@ describe("details are a union discriminated by type, with typed accessors", () =
     expect(error.details[5]).toEqual({ type: "field_error", field: 42 });
     expect(error.details[6]).toEqual({ type: "unknown", value: "just a string" });
   });
+
+  it("keeps every key of an entry, those named like Object.prototype members included", () => {
+    const body = envelope("VALIDATION_ERROR", [
+      { type: "field_error", field: "name", message: "is required", hint: "x" },
+    ]).replace('"hint"', '"constructor":"kept","__proto__":"kept too","hint"');
+    const [detail] = errorFromHttp(answer(400, body)).details;
+    expect(Object.hasOwn(detail!, "constructor")).toBe(true);
+    expect(Object.hasOwn(detail!, "__proto__")).toBe(true);
+    expect(detail).toMatchObject({ type: "field_error", field: "name", hint: "x" });
+  });
 });
 
 describe("a response that is not the envelope still gives a typed error", () => {

@@ -53,6 +53,31 @@ describe("the evaluation-completed payload becomes a typed event", () => {
     expect(event.data.metadata).toEqual({});
   });
 
+  it("keeps keys named like Object.prototype members (metadata is the user's own), and checks their values", () => {
+    const text = JSON.stringify(sampleEvent()).replace(
+      '"metadata":{',
+      '"__proto__":"top","metadata":{"__proto__":"a","constructor":"b","toString":"c",',
+    );
+    const event = parsePayload(text.replace('"severity"', '"constructor":"issue","severity"'), "msg_1");
+    if (!isEvaluationCompleted(event)) throw new Error("expected evaluation-completed");
+    expect(Object.getPrototypeOf(event.data.metadata)).toBe(Object.prototype);
+    expect(Object.entries(event.data.metadata)).toEqual(
+      expect.arrayContaining([
+        ["__proto__", "a"],
+        ["constructor", "b"],
+        ["toString", "c"],
+        ["campaign", "spring-2024"],
+      ]),
+    );
+    expect(Object.hasOwn(event.data, "__proto__")).toBe(true);
+    expect(Object.hasOwn(event.data.issues[0]!, "constructor")).toBe(true);
+
+    const bad = JSON.stringify(sampleEvent()).replace('"metadata":{', '"metadata":{"constructor":5,');
+    expect(refusalOf(bad).message).toContain("data.metadata");
+    const other = parsePayload('{"type":"promotion-archived","__proto__":{"x":1}}', "msg_1");
+    expect(Object.hasOwn(other, "__proto__")).toBe(true);
+  });
+
   it("keeps events of other kinds as sent", () => {
     const event = parsePayload(JSON.stringify({ type: "promotion-archived", data: { id: 1 } }), "msg_1");
     expect(isEvaluationCompleted(event)).toBe(false);

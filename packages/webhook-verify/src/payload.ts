@@ -62,6 +62,20 @@ const IssueSchema = v.looseObject({
   excerpt: v.optional(v.string()),
 });
 
+/**
+ * The metadata: an object whose every value is a string. Checked key by key here because valibot's
+ * `record` (and `looseObject`) skip keys such as `__proto__` and `constructor`, which a user's metadata
+ * may well use: such a key would be neither checked nor kept.
+ */
+const MetadataSchema = v.custom<Record<string, string>>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((entry) => typeof entry === "string"),
+  "Invalid type: Expected an object whose values are strings",
+);
+
 const EvaluationCompletedSchema = v.looseObject({
   type: v.literal("evaluation-completed"),
   timestamp: v.string(),
@@ -71,7 +85,7 @@ const EvaluationCompletedSchema = v.looseObject({
     versionId: v.string(),
     status: v.string(),
     issues: v.optional(v.array(IssueSchema), () => []),
-    metadata: v.optional(v.record(v.string(), v.string()), () => ({})),
+    metadata: v.optional(MetadataSchema),
   }),
 });
 
@@ -99,7 +113,10 @@ export function parsePayload(text: string, webhookId: string): WebhookEvent {
       },
     );
   }
-  if (envelope.output.type !== "evaluation-completed") return envelope.output as UnknownWebhookEvent;
+  // What is returned is the parsed JSON itself, once valibot has checked it: valibot's outputs leave
+  // out keys named like Object.prototype members (`__proto__`, `constructor`), and nothing the sender
+  // said may be lost. JSON.parse made every such key an own property; spreading keeps it one.
+  if (envelope.output.type !== "evaluation-completed") return json as UnknownWebhookEvent;
   const event = v.safeParse(EvaluationCompletedSchema, json);
   if (!event.success) {
     const problems = issuesFromValibot(event.issues)
@@ -113,5 +130,9 @@ export function parsePayload(text: string, webhookId: string): WebhookEvent {
       },
     );
   }
-  return event.output as EvaluationCompletedEvent;
+  const sent = json as { data: { issues?: unknown; metadata?: unknown } };
+  return {
+    ...sent,
+    data: { ...sent.data, issues: sent.data.issues ?? [], metadata: sent.data.metadata ?? {} },
+  } as EvaluationCompletedEvent;
 }
