@@ -16,6 +16,7 @@ import {
 } from "./index.js";
 import {
   chunkPuts,
+  methodOf,
   patterned,
   SOURCE_KINDS,
   sha256,
@@ -148,7 +149,7 @@ describe("resume within a process", () => {
     // Stands in for a service that lost a stored chunk: it answers as if it held nothing.
     const forgetful: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
-      if ((input as Request).method === "PUT" && ++sent === 2) {
+      if (methodOf(input, init) === "PUT" && ++sent === 2) {
         const body = (await response.json()) as Record<string, unknown>;
         return new Response(JSON.stringify({ ...body, receivedBytes: 0 }), {
           status: 200,

@@ -15,7 +15,7 @@ import {
   uploadStateOf,
 } from "./index.js";
 import { fileSource } from "./node.js";
-import { chunkPuts, patterned, sha256, simulatorWithUploader } from "./test-support.js";
+import { chunkPuts, methodOf, patterned, sha256, simulatorWithUploader } from "./test-support.js";
 
 const CHUNK = 64 * 1024;
 let sim: Simulator;
@@ -257,7 +257,7 @@ describe("the service is the source of truth for the offset", () => {
     let cut = 0;
     const losing: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
-      if ((input as Request).method === "PUT" && cut++ === 1) {
+      if (methodOf(input, init) === "PUT" && cut++ === 1) {
         await response.arrayBuffer();
         throw Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNRESET" } });
       }
@@ -288,7 +288,7 @@ describe("the service is the source of truth for the offset", () => {
     await first.done.catch(() => {});
     const stripping: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
-      if ((input as Request).method !== "GET") return response;
+      if (methodOf(input, init) !== "GET") return response;
       const { receivedBytes: _dropped, ...rest } = (await response.json()) as Record<string, unknown>;
       return new Response(JSON.stringify(rest), { status: response.status, headers: response.headers });
     };
@@ -321,7 +321,7 @@ describe("the service is the source of truth for the offset", () => {
   it("a 409 without details is resolved by reading the status, then retried", async () => {
     let answered = false;
     const busy: typeof fetch = async (input, init) => {
-      if ((input as Request).method === "PUT" && !answered) {
+      if (methodOf(input, init) === "PUT" && !answered) {
         answered = true;
         return new Response(
           JSON.stringify({
@@ -378,7 +378,7 @@ describe("runtimes that cannot stream a request body", () => {
   it("a stream body refused before its first byte switches to whole-chunk bodies", async () => {
     let refused = 0;
     const http1Browser: typeof fetch = async (input, init) => {
-      if ((input as Request).method === "PUT" && refused++ === 0) throw new TypeError("Failed to fetch");
+      if (methodOf(input, init) === "PUT" && refused++ === 0) throw new TypeError("Failed to fetch");
       return fetch(input, init);
     };
     const client = clientWith({

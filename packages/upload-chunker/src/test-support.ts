@@ -22,6 +22,14 @@ export async function simulatorWithUploader(
   return { sim, uploader };
 }
 
+/**
+ * The method of a `fetch` call in either form it takes: a `Request` (how ky sends), or a URL with
+ * `init` (how a stream body is sent, see `@promo-review/http`).
+ */
+export function methodOf(input: RequestInfo | URL, init?: RequestInit): string {
+  return (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+}
+
 /** `size` deterministic bytes (a cheap generator, so large sizes cost little time). */
 export function patterned(size: number, seed = 1): Uint8Array {
   const bytes = new Uint8Array(size);
