@@ -5,25 +5,21 @@ import {
   TimeoutError,
   ValidationError,
 } from "@promo-review/errors";
-import { type Simulator, startSimulator } from "@promo-review/simulator";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSimulator } from "@promo-review/simulator";
+import { describe, expect, it } from "vitest";
+import { useSimulator } from "../../../testing/simulator.ts";
 import { createWith, linksFor, recordingFetch, requestsTo, type Sent } from "./test-sim.js";
 import type { CaptureEvent } from "./types.js";
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator({
-    mainApiLimit: 100_000,
-    linkCaptureLimit: 100_000,
-    linkImportDelayMs: 100,
-    seed: 11,
-  });
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
-  await sim.control.reset();
-  sim.control.setDelays({ linkImportDelayMs: 100 });
-});
+const sim = useSimulator(
+  startSimulator,
+  { mainApiLimit: 100_000, linkCaptureLimit: 100_000, linkImportDelayMs: 100, seed: 11 },
+  {
+    afterReset: (running) => {
+      running.control.setDelays({ linkImportDelayMs: 100 });
+    },
+  },
+);
 
 const DESIGN = "https://www.figma.com/design/AbC123/Campaign";
 const DOC = "https://docs.google.com/document/d/1x2y3z/edit";
@@ -31,105 +27,111 @@ const DOC = "https://docs.google.com/document/d/1x2y3z/edit";
 describe("generic URL: captured synchronously, 201 with an image upload", () => {
   it("returns the upload id and format to create the promotion with", async () => {
     const events: CaptureEvent[] = [];
-    const result = await linksFor(sim).capture("https://example.com/offer", {
+    const result = await linksFor(sim()).capture("https://example.com/offer", {
       onStatus: (e) => events.push(e),
     });
     expect(result.fileFormat).toBe("image");
     expect(result.source).toBeUndefined();
     expect(events.map((e) => e.type)).toEqual(["accepted", "completed"]);
-    expect(result.correlationId).toBe(requestsTo(sim, "POST", "/v1/links")[0]!.correlationId);
-    expect(await createWith(sim, result.uploadId, result.fileFormat)).toBe(201);
+    expect(result.correlationId).toBe(requestsTo(sim(), "POST", "/v1/links")[0]!.correlationId);
+    expect(await createWith(sim(), result.uploadId, result.fileFormat)).toBe(201);
   });
   it("uses a generous, configurable request timeout, and never resends a capture that timed out", async () => {
-    sim.control.addFault({ route: "POST /v1/links", kind: "slow", delayMs: 300, count: 2 });
+    sim().control.addFault({ route: "POST /v1/links", kind: "slow", delayMs: 300, count: 2 });
     await expect(
-      linksFor(sim, { captureTimeoutMs: 50 }).capture("https://example.com/slow"),
+      linksFor(sim(), { captureTimeoutMs: 50 }).capture("https://example.com/slow"),
     ).rejects.toBeInstanceOf(TimeoutError);
     await new Promise((resolve) => setTimeout(resolve, 350)); // let the slowed request finish
-    expect(requestsTo(sim, "POST", "/v1/links")).toHaveLength(1);
-    const result = await linksFor(sim).capture("https://example.com/slow");
+    expect(requestsTo(sim(), "POST", "/v1/links")).toHaveLength(1);
+    const result = await linksFor(sim()).capture("https://example.com/slow");
     expect(result.fileFormat).toBe("image");
   });
   it("refuses a link that is not an http(s) URL before sending", async () => {
     for (const url of ["ftp://example.com/a", "not a url", "/relative"]) {
-      const error = await linksFor(sim)
+      const error = await linksFor(sim())
         .capture(url)
         .catch((e: unknown) => e);
       expect((error as ValidationError).fieldErrors[0]?.field).toBe("url");
     }
-    expect(sim.control.requests()).toHaveLength(0);
+    expect(sim().control.requests()).toHaveLength(0);
   });
 });
 
 describe("cloud-drive link: imported asynchronously, polled until completed", () => {
   it("returns finalUploadId, the converted format (pdf) and the source", async () => {
     const events: CaptureEvent[] = [];
-    const result = await linksFor(sim).capture(DOC, { onStatus: (e) => events.push(e) });
+    const result = await linksFor(sim()).capture(DOC, { onStatus: (e) => events.push(e) });
     expect(result).toMatchObject({ fileFormat: "pdf", source: "google-drive" });
     expect(result.uploadId).not.toBe(result.importUploadId);
     expect(events[0]?.type).toBe("accepted");
     expect(events.some((e) => e.type === "status" && e.status === "processing")).toBe(true);
     expect(events.at(-1)?.type).toBe("completed");
-    expect(await createWith(sim, result.uploadId, result.fileFormat)).toBe(201);
+    expect(await createWith(sim(), result.uploadId, result.fileFormat)).toBe(201);
   });
   it("takes the format the poll names for other drive files", async () => {
-    const result = await linksFor(sim).capture("https://www.dropbox.com/s/abc/spot.mp4");
+    const result = await linksFor(sim()).capture("https://www.dropbox.com/s/abc/spot.mp4");
     expect(result).toMatchObject({ fileFormat: "video", source: "dropbox" });
   });
   it("sends one correlation id on the capture and on every poll", async () => {
-    const result = await linksFor(sim).capture(DOC, { correlationId: "trace-doc" });
+    const result = await linksFor(sim()).capture(DOC, { correlationId: "trace-doc" });
     expect(result.correlationId).toBe("trace-doc");
-    const ids = new Set(sim.control.requests().map((r) => r.correlationId));
+    const ids = new Set(
+      sim()
+        .control.requests()
+        .map((r) => r.correlationId),
+    );
     expect(ids).toEqual(new Set(["trace-doc"]));
-    expect(requestsTo(sim, "GET", /^\/v1\/links\/imports\//).length).toBe(result.attempts);
+    expect(requestsTo(sim(), "GET", /^\/v1\/links\/imports\//).length).toBe(result.attempts);
   });
 });
 
 describe("statusUrl is polled exactly as returned, its query byte for byte", () => {
   it("resolves the relative statusUrl against the base URL and keeps the encoded signature", async () => {
     const sent: Sent[] = [];
-    const links = linksFor(sim, { fetch: recordingFetch(sent) });
+    const links = linksFor(sim(), { fetch: recordingFetch(sent) });
     const poll = await links.startImport(DOC);
     const { statusUrl } = poll.toJSON();
     expect(statusUrl).toMatch(/^\/v1\/links\/imports\/[^?]+\?source=google-drive&sig=.*%2B.*%2F/);
     await poll.wait();
     const polls = sent.filter((s) => s.method === "GET");
     expect(polls.length).toBeGreaterThan(0);
-    for (const p of polls) expect(p.url).toBe(`${sim.baseUrl}${statusUrl}`);
+    for (const p of polls) expect(p.url).toBe(`${sim().baseUrl}${statusUrl}`);
   });
   it("is refused by the service when the query is re-encoded (what the SDK avoids)", async () => {
-    const poll = await linksFor(sim).startImport(DOC);
+    const poll = await linksFor(sim()).startImport(DOC);
     const state = poll.toJSON();
     const decoded = { ...state, statusUrl: decodeURIComponent(state.statusUrl) };
-    await expect(linksFor(sim).resumePoll(decoded).wait()).rejects.toBeInstanceOf(NotFoundError);
+    await expect(linksFor(sim()).resumePoll(decoded).wait()).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
 describe("polling honours Retry-After under forced 429s, and retries 5xx", () => {
   it("waits each 429's Retry-After and still completes", async () => {
-    sim.control.addFault({
+    sim().control.addFault({
       route: "GET /v1/links/imports/*",
       kind: "rate-limit",
       retryAfterSeconds: 1,
       count: 2,
     });
     const events: CaptureEvent[] = [];
-    const result = await linksFor(sim).capture(DOC, { onStatus: (e) => events.push(e) });
+    const result = await linksFor(sim()).capture(DOC, { onStatus: (e) => events.push(e) });
     const throttled = events.filter((e) => e.type === "throttled");
     expect(throttled.map((e) => e.type === "throttled" && e.delayMs)).toEqual([1000, 1000]);
     expect(result.fileFormat).toBe("pdf");
-    expect(requestsTo(sim, "GET", /^\/v1\/links\/imports\//).filter((r) => r.status === 429)).toHaveLength(2);
+    expect(requestsTo(sim(), "GET", /^\/v1\/links\/imports\//).filter((r) => r.status === 429)).toHaveLength(
+      2,
+    );
   });
   it("retries a poll that met a server error", async () => {
-    sim.control.addFault({ route: "GET /v1/links/imports/*", kind: "status", status: 503, count: 1 });
+    sim().control.addFault({ route: "GET /v1/links/imports/*", kind: "status", status: 503, count: 1 });
     const events: CaptureEvent[] = [];
-    await linksFor(sim).capture(DOC, { onStatus: (e) => events.push(e) });
+    await linksFor(sim()).capture(DOC, { onStatus: (e) => events.push(e) });
     expect(events.filter((e) => e.type === "retrying")).toHaveLength(1);
   });
   it("backs off while the import is processing, up to the ceiling", async () => {
-    sim.control.setDelays({ linkImportDelayMs: 400 });
+    sim().control.setDelays({ linkImportDelayMs: 400 });
     const events: CaptureEvent[] = [];
-    await linksFor(sim, { pollIntervalMs: 20, maxPollIntervalMs: 60 }).capture(DOC, {
+    await linksFor(sim(), { pollIntervalMs: 20, maxPollIntervalMs: 60 }).capture(DOC, {
       onStatus: (e) => events.push(e),
     });
     const waits = events.flatMap((e) => (e.type === "status" ? [e.nextPollInMs] : []));
@@ -140,8 +142,8 @@ describe("polling honours Retry-After under forced 429s, and retries 5xx", () =>
 
 describe("an overall timeout and an AbortSignal, with distinct errors", () => {
   it("ends with a TimeoutError that says the import may still complete", async () => {
-    sim.control.setDelays({ linkImportDelayMs: 60_000 });
-    const error = await linksFor(sim, { pollTimeoutMs: 150 })
+    sim().control.setDelays({ linkImportDelayMs: 60_000 });
+    const error = await linksFor(sim(), { pollTimeoutMs: 150 })
       .capture(DOC)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
@@ -149,10 +151,10 @@ describe("an overall timeout and an AbortSignal, with distinct errors", () => {
     expect((error as Error).message).toMatch(/resumePoll/);
   });
   it("ends with an AbortError when the caller aborts", async () => {
-    sim.control.setDelays({ linkImportDelayMs: 60_000 });
+    sim().control.setDelays({ linkImportDelayMs: 60_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const error = await linksFor(sim)
+    const error = await linksFor(sim())
       .capture(DOC, { signal: controller.signal })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
@@ -162,18 +164,18 @@ describe("an overall timeout and an AbortSignal, with distinct errors", () => {
 
 describe("poll state can be saved and resumed", () => {
   it("resumes in another client from JSON, keeping attempts and the deadline", async () => {
-    sim.control.setDelays({ linkImportDelayMs: 300 });
-    const first = linksFor(sim, { pollTimeoutMs: 100 });
+    sim().control.setDelays({ linkImportDelayMs: 300 });
+    const first = linksFor(sim(), { pollTimeoutMs: 100 });
     const poll = await first.startImport(DOC, { correlationId: "trace-resume" });
     await expect(poll.wait()).rejects.toBeInstanceOf(TimeoutError);
     const saved = JSON.parse(JSON.stringify(poll)) as ReturnType<typeof poll.toJSON>;
     expect(saved.attempts).toBeGreaterThan(0);
     expect(typeof saved.deadline).toBe("number");
     // The saved deadline has passed: resuming as is gives up at once, without a request.
-    const before = sim.control.requests().length;
-    await expect(linksFor(sim).resumePoll(saved).wait()).rejects.toBeInstanceOf(TimeoutError);
-    expect(sim.control.requests().length).toBe(before);
-    const resumed = linksFor(sim).resumePoll(saved, { pollTimeoutMs: 10_000 });
+    const before = sim().control.requests().length;
+    await expect(linksFor(sim()).resumePoll(saved).wait()).rejects.toBeInstanceOf(TimeoutError);
+    expect(sim().control.requests().length).toBe(before);
+    const resumed = linksFor(sim()).resumePoll(saved, { pollTimeoutMs: 10_000 });
     const result = await resumed.wait();
     expect(result.attempts).toBeGreaterThan(saved.attempts);
     expect(result.correlationId).toBe("trace-resume");
@@ -182,7 +184,7 @@ describe("poll state can be saved and resumed", () => {
     expect(await resumed.wait()).toBe(result);
   });
   it("gives a finished poll for a generic link", async () => {
-    const poll = await linksFor(sim).startImport("https://example.com/x");
+    const poll = await linksFor(sim()).startImport("https://example.com/x");
     expect(poll.done).toBe(true);
     expect((await poll.wait()).fileFormat).toBe("image");
   });
@@ -191,7 +193,7 @@ describe("poll state can be saved and resumed", () => {
 describe("design frames: by designFrameId, by node-id, or by discovery", () => {
   it("imports the frame named by designFrameId as an image", async () => {
     const sent: Sent[] = [];
-    const result = await linksFor(sim, { fetch: recordingFetch(sent) }).capture(DESIGN, {
+    const result = await linksFor(sim(), { fetch: recordingFetch(sent) }).capture(DESIGN, {
       designFrameId: "1:2",
     });
     expect(result.fileFormat).toBe("image");
@@ -200,12 +202,12 @@ describe("design frames: by designFrameId, by node-id, or by discovery", () => {
   it("leaves the node-id in the link for the service to read", async () => {
     const sent: Sent[] = [];
     const url = `${DESIGN}?node-id=1-3&t=abc`;
-    const result = await linksFor(sim, { fetch: recordingFetch(sent) }).capture(url);
+    const result = await linksFor(sim(), { fetch: recordingFetch(sent) }).capture(url);
     expect(result.fileFormat).toBe("image");
     expect(JSON.parse(sent[0]!.body!)).toEqual({ url });
   });
   it("discovers frames and imports the one chosen", async () => {
-    const links = linksFor(sim);
+    const links = linksFor(sim());
     const { frames } = await links.discoverFrames(DESIGN);
     expect(frames.length).toBeGreaterThan(1);
     expect(frames.filter((f) => !f.importable).map((f) => f.pixels! > 6_000_000)).toEqual([true]);
@@ -215,23 +217,23 @@ describe("design frames: by designFrameId, by node-id, or by discovery", () => {
     expect(result.fileFormat).toBe("image");
   });
   it("refuses a design link with no frame before sending, saying how to name one", async () => {
-    const error = (await linksFor(sim)
+    const error = (await linksFor(sim())
       .capture(DESIGN)
       .catch((e: unknown) => e)) as ValidationError;
     expect(error.local).toBe(true);
     expect(error.fieldErrors[0]).toMatchObject({ field: "designFrameId" });
     expect(error.message).toMatch(/node-id/);
-    const none = await linksFor(sim)
+    const none = await linksFor(sim())
       .capture(DESIGN, { chooseFrame: () => undefined })
       .catch((e: unknown) => e);
     expect(none).toBeInstanceOf(ValidationError);
-    expect(requestsTo(sim, "POST", "/v1/links")).toHaveLength(0);
+    expect(requestsTo(sim(), "POST", "/v1/links")).toHaveLength(0);
   });
 });
 
 describe("a frame over about 6 megapixels and a private file give errors that say so", () => {
   it("explains the service's refusal of an oversized frame", async () => {
-    const error = (await linksFor(sim)
+    const error = (await linksFor(sim())
       .capture(DESIGN, { designFrameId: "9:99" })
       .catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
@@ -244,16 +246,16 @@ describe("a frame over about 6 megapixels and a private file give errors that sa
     });
   });
   it("refuses an oversized frame chosen from discovery before sending the import", async () => {
-    const links = linksFor(sim);
+    const links = linksFor(sim());
     const error = (await links
       .capture(DESIGN, { chooseFrame: (frames) => frames.find((f) => !f.importable)!.id })
       .catch((e: unknown) => e)) as ValidationError;
     expect(error.local).toBe(true);
     expect(error.message).toMatch(/too large/);
-    expect(requestsTo(sim, "POST", "/v1/links")).toHaveLength(0);
+    expect(requestsTo(sim(), "POST", "/v1/links")).toHaveLength(0);
   });
   it("explains a private file", async () => {
-    const error = await linksFor(sim)
+    const error = await linksFor(sim())
       .capture("https://drive.google.com/file/d/private/abc")
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionError);

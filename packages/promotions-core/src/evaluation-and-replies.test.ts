@@ -5,27 +5,21 @@ import {
   ServerError,
   ValidationError,
 } from "@promo-review/errors";
-import { type Simulator, startSimulator } from "@promo-review/simulator";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSimulator } from "@promo-review/simulator";
+import { describe, expect, it } from "vitest";
+import { useSimulator } from "../../../testing/simulator.ts";
 import { clientFor, requestsTo, simTextBody } from "./test-sim.js";
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator({
-    mainApiLimit: 100_000,
-    evaluationDelayMs: 50,
-    commentIndexDelayMs: 250,
-    seed: 9,
-  });
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
-  await sim.control.reset();
+const sim = useSimulator(startSimulator, {
+  mainApiLimit: 100_000,
+  evaluationDelayMs: 50,
+  commentIndexDelayMs: 250,
+  seed: 9,
 });
 
 async function evaluated() {
-  const promotions = clientFor(sim);
-  const created = await promotions.create(simTextBody(sim));
+  const promotions = clientFor(sim());
+  const created = await promotions.create(simTextBody(sim()));
   const started = await promotions.evaluate(created.promotionId, created.versionId);
   return { promotions, created, started };
 }
@@ -49,7 +43,7 @@ describe("evaluation read (gap: the polling fallback): processing, then the resu
     await expect(
       promotions.evaluation(created.promotionId, created.versionId, "nope"),
     ).rejects.toBeInstanceOf(ValidationError);
-    const other = await promotions.create(simTextBody(sim));
+    const other = await promotions.create(simTextBody(sim()));
     const started = await promotions.evaluate(other.promotionId, other.versionId);
     await expect(
       promotions.evaluation(created.promotionId, created.versionId, started.evaluationId),
@@ -57,11 +51,11 @@ describe("evaluation read (gap: the polling fallback): processing, then the resu
   });
   it("takes a configured path", async () => {
     const { created, started } = await evaluated();
-    const promotions = clientFor(sim, {
+    const promotions = clientFor(sim(), {
       evaluationPath: (p, v, e) => `/v1/promotions/${p}/versions/${v}/evaluations/${e}?view=full`,
     });
     await promotions.evaluation(created.promotionId, created.versionId, started.evaluationId);
-    expect(sim.control.requests().at(-1)!.query).toEqual({ view: "full" });
+    expect(sim().control.requests().at(-1)!.query).toEqual({ view: "full" });
   });
 });
 
@@ -69,13 +63,15 @@ describe("comment replies retry while the service answers PARENT_NOT_FOUND", () 
   async function commentOfFinishedEvaluation() {
     const { promotions, started } = await evaluated();
     while (
-      !sim.control
-        .evaluations()
+      !sim()
+        .control.evaluations()
         .some((e) => e.evaluationId === started.evaluationId && e.status === "completed")
     ) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    const evaluation = sim.control.evaluations().find((e) => e.evaluationId === started.evaluationId)!;
+    const evaluation = sim()
+      .control.evaluations()
+      .find((e) => e.evaluationId === started.evaluationId)!;
     return { promotions, commentId: evaluation.issues[0]!.commentId! };
   }
 
@@ -90,20 +86,20 @@ describe("comment replies retry while the service answers PARENT_NOT_FOUND", () 
     expect(reply.parentCommentId).toBe(commentId);
     expect(reply.replyAttempts).toBe(retries.length + 1);
     expect(retries.length).toBeGreaterThan(0);
-    const posts = requestsTo(sim, "POST", "/v1/comments");
+    const posts = requestsTo(sim(), "POST", "/v1/comments");
     expect(posts.map((p) => p.status)).toEqual([...retries.map(() => 404), 201]);
     expect(new Set(posts.map((p) => p.correlationId)).size).toBe(1);
   });
   it("gives up after maxAttempts with the last ParentNotFoundError", async () => {
-    const promotions = clientFor(sim);
+    const promotions = clientFor(sim());
     const error = await promotions
       .replyToComment("unknown-comment", {}, { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ParentNotFoundError);
-    expect(requestsTo(sim, "POST", "/v1/comments")).toHaveLength(3);
+    expect(requestsTo(sim(), "POST", "/v1/comments")).toHaveLength(3);
   });
   it("throws other errors at once, refuses a missing id locally, and stops on abort", async () => {
-    const promotions = clientFor(sim, { commentReplyPath: () => "/v1/comments" });
+    const promotions = clientFor(sim(), { commentReplyPath: () => "/v1/comments" });
     await expect(promotions.replyToComment("")).rejects.toBeInstanceOf(ValidationError);
     const controller = new AbortController();
     const aborted = promotions
@@ -120,15 +116,15 @@ describe("comment replies retry while the service answers PARENT_NOT_FOUND", () 
       )
       .catch((e: unknown) => e);
     expect(await aborted).toBeInstanceOf(AbortError);
-    await sim.control.addFault({
+    await sim().control.addFault({
       route: "POST /v1/comments",
       kind: "status",
       status: 500,
       code: "INTERNAL_ERROR",
       count: 1,
     });
-    const before = requestsTo(sim, "POST", "/v1/comments").length;
+    const before = requestsTo(sim(), "POST", "/v1/comments").length;
     await expect(promotions.replyToComment("x", {}, { baseDelayMs: 1 })).rejects.toBeInstanceOf(ServerError);
-    expect(requestsTo(sim, "POST", "/v1/comments").length - before).toBe(1);
+    expect(requestsTo(sim(), "POST", "/v1/comments").length - before).toBe(1);
   });
 });

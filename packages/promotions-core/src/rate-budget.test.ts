@@ -1,6 +1,7 @@
 import { createRateBudget } from "@promo-review/rate-budget";
-import { type Simulator, startSimulator } from "@promo-review/simulator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator } from "@promo-review/simulator";
+import { describe, expect, it } from "vitest";
+import { useSimulator } from "../../../testing/simulator.ts";
 import { clientFor, requestsTo, simTextBody } from "./test-sim.js";
 
 // The service's 60 per minute, with the minute scaled to two seconds so the test runs in seconds.
@@ -8,11 +9,7 @@ const LIMIT = 60;
 const WINDOW_MS = 2000;
 const CREATIONS = 100;
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator({ rateLimitWindowMs: WINDOW_MS, mainApiLimit: LIMIT, seed: 9 });
-});
-afterAll(() => sim.close());
+const sim = useSimulator(startSimulator, { rateLimitWindowMs: WINDOW_MS, mainApiLimit: LIMIT, seed: 9 });
 
 /** The most requests that arrived within any window of `windowMs`. */
 function busiestWindow(times: number[], windowMs: number): number {
@@ -31,22 +28,22 @@ describe("the creation budget is never exceeded when 100 creations are queued at
     // loop (other suites run beside this one), so sends admitted together can arrive a few hundred ms
     // apart: the budget smooths bursts to 10 and adds a 500 ms safety margin to each window.
     const budget = createRateBudget({
-      baseUrl: sim.baseUrl,
+      baseUrl: sim().baseUrl,
       budgets: [
         { name: "shared", limit: LIMIT, windowMs: WINDOW_MS, match: { pathPrefix: "/v1/" }, burst: 10 },
       ],
       safetyMarginMs: 500,
     });
-    const promotions = clientFor(sim, { hooks: budget.kyHooks() as never });
+    const promotions = clientFor(sim(), { hooks: budget.kyHooks() as never });
     const started = Date.now();
     const results = await Promise.all(
       Array.from({ length: CREATIONS }, (_, i) =>
-        promotions.create(simTextBody(sim, { promotionName: `Bulk ${i}` })),
+        promotions.create(simTextBody(sim(), { promotionName: `Bulk ${i}` })),
       ),
     );
     const elapsedMs = Date.now() - started;
     expect(new Set(results.map((r) => r.promotionId)).size).toBe(CREATIONS);
-    const posts = requestsTo(sim, "POST", "/v1/promotions");
+    const posts = requestsTo(sim(), "POST", "/v1/promotions");
     const tooMany = posts.filter((p) => p.status === 429).length;
     const busiest = busiestWindow(
       posts.map((p) => Date.parse(p.time)),

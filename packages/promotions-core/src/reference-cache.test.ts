@@ -1,39 +1,33 @@
-import { type Simulator, startSimulator } from "@promo-review/simulator";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSimulator } from "@promo-review/simulator";
+import { describe, expect, it } from "vitest";
+import { useSimulator } from "../../../testing/simulator.ts";
 import { type CachedReference, memoryReferenceStore, type ReferenceStore } from "./reference-cache.js";
 import { clientFor, requestsTo } from "./test-sim.js";
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator({ mainApiLimit: 100_000, seed: 7 });
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
-  await sim.control.reset();
-});
+const sim = useSimulator(startSimulator, { mainApiLimit: 100_000, seed: 7 });
 
-const reads = (path: string) => requestsTo(sim, "GET", path).length;
+const reads = (path: string) => requestsTo(sim(), "GET", path).length;
 
 describe("reference data: the four lists, typed, under their own names", () => {
   it("lists channels, jurisdictions, products and target markets", async () => {
-    const { reference } = clientFor(sim);
+    const { reference } = clientFor(sim());
     const channels = await reference.channels();
-    expect(channels.channels.map((c) => c.id)).toEqual(sim.reference.channels.map((c) => c.id));
+    expect(channels.channels.map((c) => c.id)).toEqual(sim().reference.channels.map((c) => c.id));
     expect(channels.fromCache).toBe(false);
-    expect(channels.correlationId).toBe(requestsTo(sim, "GET", "/v1/channels")[0]!.correlationId);
+    expect(channels.correlationId).toBe(requestsTo(sim(), "GET", "/v1/channels")[0]!.correlationId);
     const jurisdictions = await reference.jurisdictions();
     expect(jurisdictions.jurisdictions[0]).toMatchObject({
-      countryCode: sim.reference.jurisdictions[0]!.countryCode,
+      countryCode: sim().reference.jurisdictions[0]!.countryCode,
     });
-    expect((await reference.products()).products).toEqual(sim.reference.products);
-    expect((await reference.targetMarkets()).targetMarkets).toEqual(sim.reference.targetMarkets);
+    expect((await reference.products()).products).toEqual(sim().reference.products);
+    expect((await reference.targetMarkets()).targetMarkets).toEqual(sim().reference.targetMarkets);
   });
 });
 
 describe("reference data is cached for a day: one request per list per day", () => {
   it("serves a day's reads from one request, concurrent reads included", async () => {
     let now = 1_000_000;
-    const { reference } = clientFor(sim, { referenceCache: { now: () => now } });
+    const { reference } = clientFor(sim(), { referenceCache: { now: () => now } });
     await Promise.all([reference.channels(), reference.channels(), reference.channels()]);
     now += 86_400_000 - 1;
     const cached = await reference.channels();
@@ -45,7 +39,7 @@ describe("reference data is cached for a day: one request per list per day", () 
   });
   it("takes a configured lifetime", async () => {
     let now = 0;
-    const { reference } = clientFor(sim, { referenceCache: { ttlMs: 1000, now: () => now } });
+    const { reference } = clientFor(sim(), { referenceCache: { ttlMs: 1000, now: () => now } });
     await reference.jurisdictions();
     now = 999;
     await reference.jurisdictions();
@@ -54,7 +48,7 @@ describe("reference data is cached for a day: one request per list per day", () 
     expect(reads("/v1/jurisdictions")).toBe(2);
   });
   it("refreshes on demand, all lists or the named ones", async () => {
-    const { reference } = clientFor(sim);
+    const { reference } = clientFor(sim());
     await reference.products();
     await reference.refresh(["products"]);
     expect(reads("/v1/products")).toBe(2);
@@ -78,11 +72,11 @@ describe("reference data: a pluggable store, shared by clients, keyed by base UR
         map.delete(key);
       },
     };
-    await clientFor(sim, { referenceCache: { store } }).reference.channels();
-    const second = await clientFor(sim, { referenceCache: { store } }).reference.channels();
+    await clientFor(sim(), { referenceCache: { store } }).reference.channels();
+    const second = await clientFor(sim(), { referenceCache: { store } }).reference.channels();
     expect(second.fromCache).toBe(true);
     expect(reads("/v1/channels")).toBe(1);
-    expect([...map.keys()]).toEqual([`promo-review:reference:${sim.baseUrl}:channels`]);
+    expect([...map.keys()]).toEqual([`promo-review:reference:${sim().baseUrl}:channels`]);
   });
   it("reads a list at a configured path, found as the only array in the body", async () => {
     const store = memoryReferenceStore();
@@ -94,7 +88,7 @@ describe("reference data: a pluggable store, shared by clients, keyed by base UR
           })
         : fetch(input, init);
     };
-    const { reference } = clientFor(sim, {
+    const { reference } = clientFor(sim(), {
       fetch: fetchOther as typeof fetch,
       referenceCache: { store, paths: { targetMarkets: "/v2/markets" } },
     });

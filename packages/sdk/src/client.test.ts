@@ -1,6 +1,7 @@
 import * as errors from "@promo-review/errors";
-import { type Simulator, startSimulator } from "@promo-review/simulator";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSimulator } from "@promo-review/simulator";
+import { describe, expect, it } from "vitest";
+import { useSimulator } from "../../../testing/simulator.ts";
 import {
   AbortError,
   createClient,
@@ -12,43 +13,38 @@ import {
 } from "./index.js";
 import { clientFor, promotionFields, webhookReceiver } from "./test-sim.js";
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 17,
-    mainApiLimit: 100_000,
-    uploadProcessingDelayMs: 100,
-    linkImportDelayMs: 50,
-    evaluationDelayMs: 50,
-    maxChunkSize: 64 * 1024,
-    webhookRetryDelaysMs: [50, 100],
-  });
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
-  await sim.control.reset();
+const sim = useSimulator(startSimulator, {
+  seed: 17,
+  mainApiLimit: 100_000,
+  uploadProcessingDelayMs: 100,
+  linkImportDelayMs: 50,
+  evaluationDelayMs: 50,
+  maxChunkSize: 64 * 1024,
+  webhookRetryDelaysMs: [50, 100],
 });
 
 const requests = (method: string, prefix: string) =>
-  sim.control.requests().filter((r) => r.method === method && r.path.startsWith(prefix));
+  sim()
+    .control.requests()
+    .filter((r) => r.method === method && r.path.startsWith(prefix));
 
 describe("createClient: one configuration, from options or the environment", () => {
   it("reads PROMO_REVIEW_* variables and keeps no secret in its settings", async () => {
     const client = createClient({
       env: {
-        PROMO_REVIEW_API_KEY: sim.apiKey,
-        PROMO_REVIEW_BASE_URL: sim.baseUrl,
-        PROMO_REVIEW_FILES_URL: sim.filesUrl,
-        PROMO_REVIEW_USER_ID: sim.externalUserId,
+        PROMO_REVIEW_API_KEY: sim().apiKey,
+        PROMO_REVIEW_BASE_URL: sim().baseUrl,
+        PROMO_REVIEW_FILES_URL: sim().filesUrl,
+        PROMO_REVIEW_USER_ID: sim().externalUserId,
       },
       rateBudget: false,
     });
     expect(client.settings).toEqual({
-      baseUrl: sim.baseUrl,
-      filesUrl: sim.filesUrl,
-      externalUserId: sim.externalUserId,
+      baseUrl: sim().baseUrl,
+      filesUrl: sim().filesUrl,
+      externalUserId: sim().externalUserId,
     });
-    expect(JSON.stringify(client.settings)).not.toContain(sim.apiKey);
+    expect(JSON.stringify(client.settings)).not.toContain(sim().apiKey);
     expect(client.budget).toBeUndefined();
     expect((await client.reference.channels()).channels.length).toBeGreaterThan(0);
   });
@@ -59,23 +55,23 @@ describe("createClient: one configuration, from options or the environment", () 
 
 describe("one shared rate budget per API key", () => {
   it("two clients with the same key share one budget; another key gets its own", () => {
-    const base = { baseUrl: sim.baseUrl, filesUrl: sim.filesUrl, externalUserId: "u", env: {} };
+    const base = { baseUrl: sim().baseUrl, filesUrl: sim().filesUrl, externalUserId: "u", env: {} };
     const a = createClient({ ...base, apiKey: "sk_shared_key_1" });
     const b = createClient({ ...base, apiKey: "sk_shared_key_1" });
     const c = createClient({ ...base, apiKey: "sk_shared_key_2" });
     expect(a.budget).toBeDefined();
     expect(a.budget).toBe(b.budget);
     expect(c.budget).not.toBe(a.budget);
-    const own = createRateBudget({ baseUrl: sim.baseUrl });
+    const own = createRateBudget({ baseUrl: sim().baseUrl });
     expect(createClient({ ...base, apiKey: "sk_shared_key_1", rateBudget: own }).budget).toBe(own);
     expect(keyIdOf("sk_shared_key_1")).not.toContain("sk_shared");
     expect(keyIdOf("sk_shared_key_1")).toMatch(/^k[0-9a-f]{16}$/);
   });
   it("spends the budget on main-API calls and not on the file service", async () => {
-    const client = clientFor(sim, {
+    const client = clientFor(sim(), {
       rateBudget: { budgets: [{ name: "main", limit: 1, windowMs: 60_000, match: { pathPrefix: "/v1/" } }] },
     });
-    await client.flows.createFromText("Save 10% this spring.", { promotion: promotionFields(sim) });
+    await client.flows.createFromText("Save 10% this spring.", { promotion: promotionFields(sim()) });
     const waited: unknown[] = [];
     client.budget!.on("waiting", (info) => waited.push(info));
     await client.uploads.upload(new Uint8Array(10), { fileName: "a.pdf", contentType: "application/pdf" });
@@ -89,7 +85,7 @@ describe("errors are re-exported: one import serves", () => {
     expect(NotFoundError).toBe(errors.NotFoundError);
   });
   it("a failure carries code, status and correlation id", async () => {
-    const client = clientFor(sim);
+    const client = clientFor(sim());
     const error = await client.promotions
       .get("00000000-0000-4000-8000-000000000000")
       .catch((e: unknown) => e);
@@ -100,14 +96,14 @@ describe("errors are re-exported: one import serves", () => {
 
 describe("flows: a promotion from a file, a link or text", () => {
   it("from a Blob: upload, wait, create with the matching fileFormat", async () => {
-    const client = clientFor(sim);
+    const client = clientFor(sim());
     const bytes = new Uint8Array(150_000).fill(7);
     const progress: number[] = [];
     const { promotion, upload } = await client.flows.createFromFile(new Blob([bytes]), {
       fileName: "flyer.pdf",
       contentType: "application/pdf",
       onProgress: (p) => progress.push(p.bytesAcknowledged),
-      promotion: promotionFields(sim),
+      promotion: promotionFields(sim()),
     });
     expect(upload).toMatchObject({ status: "completed", fileSize: 150_000 });
     expect(promotion).toMatchObject({ version: 1, metadata: { campaign: "spring" } });
@@ -116,30 +112,36 @@ describe("flows: a promotion from a file, a link or text", () => {
     expect(posts.map((p) => p.status)).toEqual([201]); // waited on the file service, not by a 409
   });
   it("refuses an unsupported file type before any byte moves", async () => {
-    const client = clientFor(sim);
+    const client = clientFor(sim());
     await expect(
       client.flows.createFromFile(new Uint8Array(3), {
         fileName: "a.exe",
         contentType: "application/x-msdownload",
-        promotion: promotionFields(sim),
+        promotion: promotionFields(sim()),
       }),
     ).rejects.toThrow(/contentType/);
-    expect(sim.control.requests()).toEqual([]);
+    expect(sim().control.requests()).toEqual([]);
   });
   it("from a drive link: capture, poll, create with the capture's fileFormat", async () => {
-    const client = clientFor(sim);
+    const client = clientFor(sim());
     const { promotion, capture } = await client.flows.createFromLink(
       "https://docs.google.com/document/d/1AbCdEf/edit",
-      { promotion: promotionFields(sim) },
+      { promotion: promotionFields(sim()) },
     );
     expect(capture.fileFormat).toBe("pdf");
     expect(promotion.version).toBe(1);
-    const created = JSON.stringify(sim.control.requests().filter((r) => r.path === "/v1/promotions"));
+    const created = JSON.stringify(
+      sim()
+        .control.requests()
+        .filter((r) => r.path === "/v1/promotions"),
+    );
     expect(created).toContain("201");
   });
   it("from text", async () => {
-    const client = clientFor(sim);
-    const created = await client.flows.createFromText("<p>Save 10%</p>", { promotion: promotionFields(sim) });
+    const client = clientFor(sim());
+    const created = await client.flows.createFromText("<p>Save 10%</p>", {
+      promotion: promotionFields(sim()),
+    });
     const read = await client.promotions.get(created.promotionId);
     expect(read).toMatchObject({ latestVersionId: created.versionId, versionCount: 1 });
   });
@@ -147,15 +149,15 @@ describe("flows: a promotion from a file, a link or text", () => {
 
 describe("flows: a new version from a file, submit and decide the latest", () => {
   it("adds a version, then submits the latest (made in the web app) and reads its decision", async () => {
-    const client = clientFor(sim);
-    const created = await client.flows.createFromText("v1", { promotion: promotionFields(sim) });
+    const client = clientFor(sim());
+    const created = await client.flows.createFromText("v1", { promotion: promotionFields(sim()) });
     const { version } = await client.flows.addVersionFromFile(created.promotionId, new Uint8Array(2048), {
       fileName: "v2.png",
       contentType: "image/png",
       version: { details: "New artwork" },
     });
     expect(version.version).toBe(2);
-    const web = sim.control.addWebAppVersion(created.promotionId);
+    const web = sim().control.addWebAppVersion(created.promotionId);
     const { submitted, decision } = await client.flows.submitLatestAndDecide(created.promotionId);
     expect(submitted).toMatchObject({ versionId: web.versionId, version: 3, status: "pending" });
     expect(decision.decision).toBe("pending");
@@ -164,11 +166,11 @@ describe("flows: a new version from a file, submit and decide the latest", () =>
 
 describe("flows: evaluate and wait, by webhook first, polling only as a fallback", () => {
   it("receives the result through a verified webhook, without polling", async () => {
-    const client = clientFor(sim);
-    const receiver = await webhookReceiver(sim, client.webhooks.nodeHandler());
+    const client = clientFor(sim());
+    const receiver = await webhookReceiver(sim(), client.webhooks.nodeHandler());
     try {
       const created = await client.flows.createFromText("Guaranteed returns!", {
-        promotion: promotionFields(sim),
+        promotion: promotionFields(sim()),
       });
       const outcome = await client.flows.evaluateAndWait(created.promotionId, { pollAfterMs: 30_000 });
       expect(outcome).toMatchObject({
@@ -187,9 +189,9 @@ describe("flows: evaluate and wait, by webhook first, polling only as a fallback
     }
   });
   it("polls when no webhook can arrive", async () => {
-    const client = clientFor(sim, { webhookSecret: undefined });
+    const client = clientFor(sim(), { webhookSecret: undefined });
     const created = await client.flows.createFromText("Guaranteed returns!", {
-      promotion: promotionFields(sim),
+      promotion: promotionFields(sim()),
     });
     const outcome = await client.flows.evaluateAndWait(created.promotionId, {
       versionId: created.versionId,
@@ -199,9 +201,9 @@ describe("flows: evaluate and wait, by webhook first, polling only as a fallback
     expect(outcome.issues.length).toBeGreaterThan(0);
   });
   it("times out with a TimeoutError, and an abort is an AbortError", async () => {
-    const client = clientFor(sim);
-    await sim.control.setDelays({ evaluationDelayMs: 60_000 });
-    const created = await client.flows.createFromText("x", { promotion: promotionFields(sim) });
+    const client = clientFor(sim());
+    await sim().control.setDelays({ evaluationDelayMs: 60_000 });
+    const created = await client.flows.createFromText("x", { promotion: promotionFields(sim()) });
     await expect(
       client.flows.evaluateAndWait(created.promotionId, {
         timeoutMs: 100,
@@ -219,7 +221,7 @@ describe("flows: evaluate and wait, by webhook first, polling only as a fallback
 
 describe("webhooks: verify with the configured secret, or say how to configure it", () => {
   it("verifies a delivery and refuses one without a secret configured", async () => {
-    const configured = clientFor(sim);
+    const configured = clientFor(sim());
     const { sign } = await import("@promo-review/webhook-verify");
     const body = JSON.stringify({
       type: "evaluation-completed",
@@ -233,10 +235,10 @@ describe("webhooks: verify with the configured secret, or say how to configure i
         metadata: {},
       },
     });
-    const headers = await sign({ secrets: sim.webhookSecret, body });
+    const headers = await sign({ secrets: sim().webhookSecret, body });
     const event = await configured.webhooks.verify({ headers, body });
     expect(event.type).toBe("evaluation-completed");
-    const bare = clientFor(sim, { webhookSecret: undefined });
+    const bare = clientFor(sim(), { webhookSecret: undefined });
     await expect(bare.webhooks.verify({ headers, body })).rejects.toThrow(/PROMO_REVIEW_WEBHOOK_SECRET/);
     expect(() => bare.webhooks.on("evaluation-completed", () => {})).toThrow(ValidationError);
     expect(bare.webhooks.off("evaluation-completed")).toBe(bare.webhooks);

@@ -2,18 +2,15 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Simulator, startSimulator } from "@promo-review/simulator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator } from "@promo-review/simulator";
+import { afterAll, describe, expect, it } from "vitest";
+import { useSimulator } from "../../../testing/simulator.ts";
 import { fileSource } from "./node.js";
 import { clientFor, promotionFields } from "./test-sim.js";
 
-let sim: Simulator;
+const sim = useSimulator(startSimulator, { seed: 3, uploadProcessingDelayMs: 20, maxChunkSize: 256 * 1024 });
 const dir = mkdtempSync(join(tmpdir(), "sdk-node-"));
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 3, uploadProcessingDelayMs: 20, maxChunkSize: 256 * 1024 });
-});
-afterAll(async () => {
-  await sim.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -22,13 +19,15 @@ describe("a promotion from a local file (Node sub-path)", () => {
     const bytes = new Uint8Array(700_000).map((_, i) => (i * 31) % 251);
     const path = join(dir, "brochure.pdf");
     writeFileSync(path, bytes);
-    const client = clientFor(sim);
+    const client = clientFor(sim());
     const { promotion, upload } = await client.flows.createFromFile(await fileSource(path), {
       fileName: "brochure.pdf",
       contentType: "application/pdf",
-      promotion: promotionFields(sim),
+      promotion: promotionFields(sim()),
     });
     expect(promotion.version).toBe(1);
-    expect(sim.control.upload(upload.uploadId).sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+    expect(sim().control.upload(upload.uploadId).sha256).toBe(
+      createHash("sha256").update(bytes).digest("hex"),
+    );
   });
 });

@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Simulator, startSimulator } from "./index.js";
+import { describe, expect, it } from "vitest";
+import { useSimulator } from "../../../testing/simulator.ts";
+import { startSimulator } from "./index.js";
 import { call, initiate, mainApi, mainHeaders, textPromotion } from "./test-support.js";
 
-let sim: Simulator;
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 11 });
-});
-afterAll(() => sim.close());
+const sim = useSimulator(startSimulator, { seed: 11 });
 
-const channels = (headers: Record<string, string>) => call(`${sim.baseUrl}/v1/channels`, { headers });
+const channels = (headers: Record<string, string>) => call(`${sim().baseUrl}/v1/channels`, { headers });
 
 describe("Authentication 1: Authorization: Bearer <API_KEY> with one space", () => {
   it("accepts a valid production key", async () => {
-    expect((await channels(mainHeaders(sim))).status).toBe(200);
+    expect((await channels(mainHeaders(sim()))).status).toBe(200);
   });
 
   it.each([
@@ -24,20 +21,20 @@ describe("Authentication 1: Authorization: Bearer <API_KEY> with one space", () 
     ["unknown key", () => "Bearer pr_live_nope"],
   ])("rejects %s with 401 UNAUTHORIZED", async (_name, make) => {
     const headers: Record<string, string> = { "X-External-User-ID": "u" };
-    if (make) headers["Authorization"] = make(sim.apiKey);
+    if (make) headers["Authorization"] = make(sim().apiKey);
     const res = await channels(headers);
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe("UNAUTHORIZED");
   });
 
   it("rejects a staging key with 401, saying staging and production keys are not interchangeable", async () => {
-    const res = await channels(mainHeaders(sim, { Authorization: `Bearer ${sim.keys.stagingKey}` }));
+    const res = await channels(mainHeaders(sim(), { Authorization: `Bearer ${sim().keys.stagingKey}` }));
     expect(res.status).toBe(401);
     expect(res.body.error.message).toMatch(/staging and production keys are not interchangeable/);
   });
 
   it("rejects a revoked key with 401", async () => {
-    const res = await channels(mainHeaders(sim, { Authorization: `Bearer ${sim.keys.revokedKey}` }));
+    const res = await channels(mainHeaders(sim(), { Authorization: `Bearer ${sim().keys.revokedKey}` }));
     expect(res.status).toBe(401);
     expect(res.body.error.message).toMatch(/revoked/);
   });
@@ -45,7 +42,7 @@ describe("Authentication 1: Authorization: Bearer <API_KEY> with one space", () 
 
 describe("Authentication 6: a key not fully configured is a known failure; the caller contacts support with the correlationId", () => {
   it("answers 403 FORBIDDEN quoting the correlation id", async () => {
-    const res = await channels(mainHeaders(sim, { Authorization: `Bearer ${sim.keys.unconfiguredKey}` }));
+    const res = await channels(mainHeaders(sim(), { Authorization: `Bearer ${sim().keys.unconfiguredKey}` }));
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("FORBIDDEN");
     expect(res.body.error.message).toContain(res.body.correlationId);
@@ -53,8 +50,8 @@ describe("Authentication 6: a key not fully configured is a known failure; the c
   });
 
   it("is also 403 on the file service", async () => {
-    const res = await call(`${sim.filesUrl}/v1/uploads/x`, {
-      headers: { Authorization: `Bearer ${sim.keys.unconfiguredKey}`, "x-external-user-id": "u" },
+    const res = await call(`${sim().filesUrl}/v1/uploads/x`, {
+      headers: { Authorization: `Bearer ${sim().keys.unconfiguredKey}`, "x-external-user-id": "u" },
     });
     expect(res.status).toBe(403);
   });
@@ -62,36 +59,36 @@ describe("Authentication 6: a key not fully configured is a known failure; the c
 
 describe("Authentication 2: main API requires X-External-User-ID", () => {
   it("answers 400 INVALID_REQUEST without it", async () => {
-    const res = await channels({ Authorization: `Bearer ${sim.apiKey}` });
+    const res = await channels({ Authorization: `Bearer ${sim().apiKey}` });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("INVALID_REQUEST");
   });
 });
 
 describe("Authentication 3: X-External-User-Email is mandatory on writes with act-on-behalf keys, ignored otherwise", () => {
-  const actOnBehalf = () => ({ Authorization: `Bearer ${sim.keys.actOnBehalfKey}` });
+  const actOnBehalf = () => ({ Authorization: `Bearer ${sim().keys.actOnBehalfKey}` });
 
   it("rejects a write without a valid email on an act-on-behalf key", async () => {
     for (const email of [undefined, "not-an-email"]) {
-      const res = await mainApi(sim, {
+      const res = await mainApi(sim(), {
         ...actOnBehalf(),
         ...(email ? { "X-External-User-Email": email } : {}),
-      }).post("/v1/promotions", textPromotion(sim));
+      }).post("/v1/promotions", textPromotion(sim()));
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe("INVALID_REQUEST");
     }
   });
 
   it("accepts the write with an email, and reads without one", async () => {
-    const withEmail = mainApi(sim, { ...actOnBehalf(), "X-External-User-Email": "ana@example.com" });
-    expect((await withEmail.post("/v1/promotions", textPromotion(sim))).status).toBe(201);
-    expect((await mainApi(sim, actOnBehalf()).get("/v1/channels")).status).toBe(200);
+    const withEmail = mainApi(sim(), { ...actOnBehalf(), "X-External-User-Email": "ana@example.com" });
+    expect((await withEmail.post("/v1/promotions", textPromotion(sim()))).status).toBe(201);
+    expect((await mainApi(sim(), actOnBehalf()).get("/v1/channels")).status).toBe(200);
   });
 
   it("ignores a malformed email on an ordinary key", async () => {
-    const res = await mainApi(sim, { "X-External-User-Email": "nope" }).post(
+    const res = await mainApi(sim(), { "X-External-User-Email": "nope" }).post(
       "/v1/promotions",
-      textPromotion(sim),
+      textPromotion(sim()),
     );
     expect(res.status).toBe(201);
   });
@@ -100,19 +97,19 @@ describe("Authentication 3: X-External-User-Email is mandatory on writes with ac
 describe("Authentication 4 and 5: file service takes an API key with x-external-user-id, or a session token with x-service-workspace-id", () => {
   const body = JSON.stringify({ fileName: "a.pdf", fileSize: 10, contentType: "application/pdf" });
   const post = (headers: Record<string, string>) =>
-    call(`${sim.filesUrl}/v1/uploads`, { method: "POST", headers, body });
+    call(`${sim().filesUrl}/v1/uploads`, { method: "POST", headers, body });
 
   it("requires x-external-user-id with an API key", async () => {
-    const res = await post({ Authorization: `Bearer ${sim.apiKey}` });
+    const res = await post({ Authorization: `Bearer ${sim().apiKey}` });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("INVALID_REQUEST");
-    expect((await initiate(sim, 10)).status).toBe(201);
+    expect((await initiate(sim(), 10)).status).toBe(201);
   });
 
   it("accepts a session token with its workspace id and without user headers", async () => {
     const res = await post({
-      Authorization: `Bearer ${sim.sessionToken}`,
-      "x-service-workspace-id": sim.workspaceId,
+      Authorization: `Bearer ${sim().sessionToken}`,
+      "x-service-workspace-id": sim().workspaceId,
     });
     expect(res.status).toBe(201);
   });
@@ -120,7 +117,7 @@ describe("Authentication 4 and 5: file service takes an API key with x-external-
   it("rejects a session token without the workspace header or with another workspace", async () => {
     for (const workspace of [undefined, "00000000-0000-4000-8000-000000000000"]) {
       const headers: Record<string, string> = {
-        Authorization: `Bearer ${sim.sessionToken}`,
+        Authorization: `Bearer ${sim().sessionToken}`,
         "x-external-user-id": "u",
       };
       if (workspace) headers["x-service-workspace-id"] = workspace;
@@ -131,21 +128,21 @@ describe("Authentication 4 and 5: file service takes an API key with x-external-
   });
 
   it("rejects staging, revoked and unknown keys with 401", async () => {
-    for (const key of [sim.keys.stagingKey, sim.keys.revokedKey, "junk"]) {
+    for (const key of [sim().keys.stagingKey, sim().keys.revokedKey, "junk"]) {
       expect((await post({ Authorization: `Bearer ${key}`, "x-external-user-id": "u" })).status).toBe(401);
     }
   });
 
   it("does not accept the session token on the main API", async () => {
-    expect((await channels(mainHeaders(sim, { Authorization: `Bearer ${sim.sessionToken}` }))).status).toBe(
-      401,
-    );
+    expect(
+      (await channels(mainHeaders(sim(), { Authorization: `Bearer ${sim().sessionToken}` }))).status,
+    ).toBe(401);
   });
 });
 
 describe("Common: correlationId in every body, X-Correlation-ID echoed", () => {
   it("generates one per response, the same in header and body", async () => {
-    const res = await channels(mainHeaders(sim));
+    const res = await channels(mainHeaders(sim()));
     expect(res.body.correlationId).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers.get("x-correlation-id")).toBe(res.body.correlationId);
   });
@@ -153,10 +150,12 @@ describe("Common: correlationId in every body, X-Correlation-ID echoed", () => {
   it("echoes the caller's X-Correlation-ID on successes, errors, 404 and 429-style failures alike", async () => {
     const trace = "trace-1234";
     const requests = [
-      channels(mainHeaders(sim, { "X-Correlation-ID": trace })),
+      channels(mainHeaders(sim(), { "X-Correlation-ID": trace })),
       channels({ "X-Correlation-ID": trace }),
-      call(`${sim.baseUrl}/nowhere`, { headers: { "X-Correlation-ID": trace } }),
-      call(`${sim.filesUrl}/v1/uploads/nope`, { headers: mainHeaders(sim, { "X-Correlation-ID": trace }) }),
+      call(`${sim().baseUrl}/nowhere`, { headers: { "X-Correlation-ID": trace } }),
+      call(`${sim().filesUrl}/v1/uploads/nope`, {
+        headers: mainHeaders(sim(), { "X-Correlation-ID": trace }),
+      }),
     ];
     for (const res of await Promise.all(requests)) {
       expect(res.headers.get("x-correlation-id")).toBe(trace);
@@ -167,7 +166,7 @@ describe("Common: correlationId in every body, X-Correlation-ID echoed", () => {
 
 describe("Errors: the envelope and the status mapping", () => {
   it("has exactly error {code, message, details?} and correlationId, as application/json", async () => {
-    const res = await call(`${sim.baseUrl}/v1/unknown`, { headers: mainHeaders(sim) });
+    const res = await call(`${sim().baseUrl}/v1/unknown`, { headers: mainHeaders(sim()) });
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(Object.keys(res.body).sort()).toEqual(["correlationId", "error"]);
@@ -176,7 +175,11 @@ describe("Errors: the envelope and the status mapping", () => {
   });
 
   it("answers 404 NOT_FOUND for unknown routes outside /v1 too, on both servers", async () => {
-    for (const url of [`${sim.baseUrl}/`, `${sim.filesUrl}/v2/uploads`, `${sim.baseUrl}/_sim/nothing`]) {
+    for (const url of [
+      `${sim().baseUrl}/`,
+      `${sim().filesUrl}/v2/uploads`,
+      `${sim().baseUrl}/_sim/nothing`,
+    ]) {
       const res = await call(url);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe("NOT_FOUND");
@@ -185,9 +188,9 @@ describe("Errors: the envelope and the status mapping", () => {
 
   it("answers 400 INVALID_REQUEST for a body that is not a JSON object", async () => {
     for (const body of ["{oops", "[1,2]"]) {
-      const res = await call(`${sim.baseUrl}/v1/promotions`, {
+      const res = await call(`${sim().baseUrl}/v1/promotions`, {
         method: "POST",
-        headers: mainHeaders(sim),
+        headers: mainHeaders(sim()),
         body,
       });
       expect(res.status).toBe(400);
@@ -196,9 +199,9 @@ describe("Errors: the envelope and the status mapping", () => {
   });
 
   it("answers 413 PAYLOAD_TOO_LARGE for a JSON body over 1 MiB", async () => {
-    const res = await call(`${sim.baseUrl}/v1/promotions`, {
+    const res = await call(`${sim().baseUrl}/v1/promotions`, {
       method: "POST",
-      headers: mainHeaders(sim),
+      headers: mainHeaders(sim()),
       body: JSON.stringify({ caption: "x".repeat(1_100_000) }),
     });
     expect(res.status).toBe(413);
@@ -210,7 +213,7 @@ describe("CORS: browsers call both servers cross-origin", () => {
   it.each(["baseUrl", "filesUrl"] as const)(
     "answers the preflight on %s allowing every API header",
     async (which) => {
-      const res = await fetch(`${sim[which]}/v1/uploads/x`, {
+      const res = await fetch(`${sim()[which]}/v1/uploads/x`, {
         method: "OPTIONS",
         headers: { Origin: "http://example.test", "Access-Control-Request-Method": "PUT" },
       });
@@ -233,7 +236,7 @@ describe("CORS: browsers call both servers cross-origin", () => {
   );
 
   it("sends Allow-Origin and exposes X-Correlation-ID and Retry-After on responses", async () => {
-    const res = await fetch(`${sim.baseUrl}/v1/channels`, { headers: mainHeaders(sim) });
+    const res = await fetch(`${sim().baseUrl}/v1/channels`, { headers: mainHeaders(sim()) });
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-expose-headers")).toBe("X-Correlation-ID, Retry-After");
   });

@@ -1,26 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Simulator, startSimulator } from "./index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useSimulator } from "../../../testing/simulator.ts";
+import { startSimulator } from "./index.js";
 import { classifyLink, framesOf } from "./links.js";
 import { call, mainApi, mainHeaders, textPromotion, waitFor } from "./test-support.js";
 
-let sim: Simulator;
-let api: ReturnType<typeof mainApi>;
-beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 51,
-    linkImportDelayMs: 100,
-    mainApiLimit: 100_000,
-    linkCaptureLimit: 100_000,
-  });
-  api = mainApi(sim);
+const sim = useSimulator(startSimulator, {
+  seed: 51,
+  linkImportDelayMs: 100,
+  mainApiLimit: 100_000,
+  linkCaptureLimit: 100_000,
 });
-afterAll(() => sim.close());
+let api: ReturnType<typeof mainApi>;
+beforeAll(() => {
+  api = mainApi(sim());
+});
 
 const capture = (url: unknown, designFrameId?: string) =>
   api.post("/v1/links", { url, ...(designFrameId ? { designFrameId } : {}) });
-const poll = (statusUrl: string) => call(`${sim.baseUrl}${statusUrl}`, { headers: mainHeaders(sim) });
+const poll = (statusUrl: string) => call(`${sim().baseUrl}${statusUrl}`, { headers: mainHeaders(sim()) });
 const filePromotion = (uploadId: string, fileFormat: string) =>
-  api.post("/v1/promotions", textPromotion(sim, { fileFormat, content: undefined, uploadIds: [uploadId] }));
+  api.post("/v1/promotions", textPromotion(sim(), { fileFormat, content: undefined, uploadIds: [uploadId] }));
 
 describe("Link capture: a generic URL is captured synchronously as a screenshot (201, fileFormat image)", () => {
   it("answers 201 with a completed upload usable in creation", async () => {
@@ -31,7 +30,7 @@ describe("Link capture: a generic URL is captured synchronously as a screenshot 
       fileFormat: "image",
       correlationId: expect.any(String),
     });
-    expect(sim.control.upload(res.body.uploadId).status).toBe("completed");
+    expect(sim().control.upload(res.body.uploadId).status).toBe("completed");
     expect((await filePromotion(res.body.uploadId, "image")).status).toBe(201);
   });
 
@@ -126,7 +125,7 @@ describe("Link capture: cloud-drive files (202 with fileFormat and source); nati
     await waitFor(async () => (await poll(res.body.statusUrl)).body.status === "completed");
     const done = await poll(res.body.statusUrl);
     expect(done.body.fileFormat).toBe(fileFormat);
-    expect(sim.control.upload(done.body.finalUploadId).format).toBe(fileFormat);
+    expect(sim().control.upload(done.body.finalUploadId).format).toBe(fileFormat);
   });
 
   it("rejects a drive file of an unsupported type", async () => {
@@ -150,7 +149,7 @@ describe("Frame discovery: POST /v1/links/design/frames", () => {
   it("lists the frames of a design file with sizes", async () => {
     const res = await api.post("/v1/links/design/frames", { url: "https://www.figma.com/design/AbC123/x" });
     expect(res.status).toBe(200);
-    expect(res.body.frames).toEqual(framesOf("AbC123", sim.seed));
+    expect(res.body.frames).toEqual(framesOf("AbC123", sim().seed));
     expect(res.body.frames).toContainEqual({
       id: "9:99",
       name: expect.any(String),

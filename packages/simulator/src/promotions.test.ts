@@ -1,6 +1,7 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Simulator, sampleTextPromotion, startSimulator } from "./index.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useSimulator } from "../../../testing/simulator.ts";
+import { sampleTextPromotion, startSimulator } from "./index.js";
 import { Problems } from "./problems.js";
 import { checkMetadata, checkTags, isCalendarDate } from "./promotion-rules.js";
 import {
@@ -13,35 +14,33 @@ import {
   waitFor,
 } from "./test-support.js";
 
-let sim: Simulator;
+// A large budget: this file makes far more than 60 calls and is not about rate limits.
+// Long enough that a creation right after the last byte always meets "not ready", however loaded.
+const sim = useSimulator(startSimulator, { seed: 31, uploadProcessingDelayMs: 1_000, mainApiLimit: 100_000 });
 let api: ReturnType<typeof mainApi>;
-beforeAll(async () => {
-  // A large budget: this file makes far more than 60 calls and is not about rate limits.
-  // Long enough that a creation right after the last byte always meets "not ready", however loaded.
-  sim = await startSimulator({ seed: 31, uploadProcessingDelayMs: 1_000, mainApiLimit: 100_000 });
-  api = mainApi(sim);
+beforeAll(() => {
+  api = mainApi(sim());
 });
-afterAll(() => sim.close());
 
 const fields = (res: { body: { error: { details: { field?: string }[] } } }) =>
   res.body.error.details.flatMap((d) => (d.field ? [d.field] : []));
 const create = (overrides: Record<string, unknown> = {}) =>
-  api.post("/v1/promotions", textPromotion(sim, overrides));
+  api.post("/v1/promotions", textPromotion(sim(), overrides));
 const variation = (i: number) => ({ content: `variation ${i}` });
 
 describe("Reference data: channels, jurisdictions, products, target markets", () => {
   it("lists each with ids and names (jurisdictions with countryCode)", async () => {
     const channels = await api.get("/v1/channels");
     expect(channels.status).toBe(200);
-    expect(channels.body.channels).toEqual(sim.reference.channels);
+    expect(channels.body.channels).toEqual(sim().reference.channels);
     const jurisdictions = await api.get("/v1/jurisdictions");
     expect(jurisdictions.body.jurisdictions[0]).toEqual({
       id: expect.any(String),
       name: "United Kingdom",
       countryCode: "GB",
     });
-    expect((await api.get("/v1/products")).body.products).toEqual(sim.reference.products);
-    expect((await api.get("/v1/target-markets")).body.targetMarkets).toEqual(sim.reference.targetMarkets);
+    expect((await api.get("/v1/products")).body.products).toEqual(sim().reference.products);
+    expect((await api.get("/v1/target-markets")).body.targetMarkets).toEqual(sim().reference.targetMarkets);
   });
 });
 
@@ -128,11 +127,11 @@ describe("Creation: required fields and the 201 response", () => {
 describe("Behaviour 1: text takes content and no uploadIds; every other format takes uploadIds and no content", () => {
   it("requires content for text, and rejects uploadIds with it", async () => {
     expect(fields(await create({ content: undefined }))).toEqual(["content"]);
-    expect(fields(await create({ uploadIds: [sim.reference.products[0]!.id] }))).toEqual(["uploadIds"]);
+    expect(fields(await create({ uploadIds: [sim().reference.products[0]!.id] }))).toEqual(["uploadIds"]);
   });
 
   it("requires uploadIds for file formats, and rejects content with them", async () => {
-    const uploadId = await uploadCompleted(sim);
+    const uploadId = await uploadCompleted(sim());
     for (const fileFormat of ["pdf", "image", "video", "audio", "document"]) {
       expect(fields(await create({ fileFormat, content: undefined }))).toEqual(["uploadIds"]);
       expect(fields(await create({ fileFormat, uploadIds: [uploadId] }))).toEqual(["content"]);
@@ -142,7 +141,7 @@ describe("Behaviour 1: text takes content and no uploadIds; every other format t
   });
 
   it("rejects an upload id that does not exist, naming its position", async () => {
-    const uploadId = await uploadCompleted(sim);
+    const uploadId = await uploadCompleted(sim());
     const res = await create({
       fileFormat: "pdf",
       content: undefined,
@@ -155,9 +154,9 @@ describe("Behaviour 1: text takes content and no uploadIds; every other format t
 
 describe("Creation with an upload not yet finished: 409 with upload_not_ready, retry after a short delay", () => {
   it("answers 409 per unfinished upload, then 201 once processing is over", async () => {
-    const a = (await initiate(sim, 4)).body.uploadId;
-    const b = (await initiate(sim, 4)).body.uploadId;
-    await putChunk(sim, a, "bytes 0-3/4", Buffer.from("%PDF"));
+    const a = (await initiate(sim(), 4)).body.uploadId;
+    const b = (await initiate(sim(), 4)).body.uploadId;
+    await putChunk(sim(), a, "bytes 0-3/4", Buffer.from("%PDF"));
     const body = { fileFormat: "pdf", content: undefined, uploadIds: [a, b] };
     const res = await create(body);
     expect(res.status).toBe(409);
@@ -166,7 +165,7 @@ describe("Creation with an upload not yet finished: 409 with upload_not_ready, r
       { type: "upload_not_ready", uploadId: a },
       { type: "upload_not_ready", uploadId: b },
     ]);
-    await putChunk(sim, b, "bytes 0-3/4", Buffer.from("%PDF"));
+    await putChunk(sim(), b, "bytes 0-3/4", Buffer.from("%PDF"));
     expect((await create(body)).status).toBe(409);
     await waitFor(async () => (await create(body)).status === 201);
   });
@@ -209,7 +208,7 @@ describe("Behaviour 2: variations (2 to 20) exclude top-level uploadIds, content
   });
 
   it("checks each entry: exactly one of uploadId and content, known ids, details length", async () => {
-    const uploadId = await uploadCompleted(sim);
+    const uploadId = await uploadCompleted(sim());
     const res = await withVariations([
       { uploadId, content: "both" },
       {},
@@ -230,7 +229,7 @@ describe("Behaviour 2: variations (2 to 20) exclude top-level uploadIds, content
       (
         await withVariations([
           { uploadId },
-          { content: "c", jurisdictionId: sim.reference.jurisdictions[1]!.id },
+          { content: "c", jurisdictionId: sim().reference.jurisdictions[1]!.id },
         ])
       ).status,
     ).toBe(201);
@@ -356,7 +355,7 @@ describe("Versioning 2: versions numbered from 1, one more per new version; new 
     expect(fields(bad)).toEqual(["details"]);
     const v3 = await api.post(`/v1/promotions/${promotionId}/versions`, {
       fileFormat: "pdf",
-      uploadIds: [await uploadCompleted(sim)],
+      uploadIds: [await uploadCompleted(sim())],
     });
     expect(v3.body.version).toBe(3);
     expect((await api.get(`/v1/promotions/${promotionId}`)).body).toMatchObject({
@@ -392,7 +391,7 @@ describe("Promotion read view: latestVersionId is the highest version, whether f
       versionCount: 1,
       correlationId: expect.any(String),
     });
-    const web = await simHttp(sim, "POST", `/promotions/${created.promotionId}/web-app-versions`, {});
+    const web = await simHttp(sim(), "POST", `/promotions/${created.promotionId}/web-app-versions`, {});
     expect(web.status).toBe(201);
     expect(web.body.version).toBe(2);
     view = await api.get(`/v1/promotions/${created.promotionId}`);
@@ -401,7 +400,7 @@ describe("Promotion read view: latestVersionId is the highest version, whether f
       latestVersion: 2,
       versionCount: 2,
     });
-    expect(sim.control.addWebAppVersion(created.promotionId).version).toBe(3);
+    expect(sim().control.addWebAppVersion(created.promotionId).version).toBe(3);
   });
 });
 
@@ -417,7 +416,7 @@ describe("Submit: a saved version becomes pending; submitting again returns the 
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ status: "pending", correlationId: expect.any(String) });
     expect((await api.post(`${path}/submit`)).body.status).toBe("pending");
-    sim.control.setDecision(promotionId, versionId, { decision: "approved" });
+    sim().control.setDecision(promotionId, versionId, { decision: "approved" });
     expect((await api.post(`${path}/submit`, { reviewerEmail: "other@example.com" })).body.status).toBe(
       "approved",
     );
@@ -437,12 +436,17 @@ describe("Submit: a saved version becomes pending; submitting again returns the 
 describe("Behaviour 4: the decision call works on any version id of the promotion", () => {
   it("reads and records decisions per version; who and when only for final decisions", async () => {
     const { promotionId, versionId } = (await create()).body;
-    const v2 = sim.control.addWebAppVersion(promotionId);
-    const decision = await simHttp(sim, "POST", `/promotions/${promotionId}/versions/${versionId}/decision`, {
-      decision: "changes_requested",
-      rationale: "Add the risk warning",
-      decidedByUserId: "reviewer-7",
-    });
+    const v2 = sim().control.addWebAppVersion(promotionId);
+    const decision = await simHttp(
+      sim(),
+      "POST",
+      `/promotions/${promotionId}/versions/${versionId}/decision`,
+      {
+        decision: "changes_requested",
+        rationale: "Add the risk warning",
+        decidedByUserId: "reviewer-7",
+      },
+    );
     expect(decision.status).toBe(200);
     const first = await api.get(`/v1/promotions/${promotionId}/versions/${versionId}/decision`);
     expect(first.body).toEqual({
@@ -455,7 +459,7 @@ describe("Behaviour 4: the decision call works on any version id of the promotio
     expect(
       (await api.get(`/v1/promotions/${promotionId}/versions/${v2.versionId}/decision`)).body.decision,
     ).toBe("none");
-    sim.control.setDecision(promotionId, versionId, { decision: "in_review" });
+    sim().control.setDecision(promotionId, versionId, { decision: "in_review" });
     const review = await api.get(`/v1/promotions/${promotionId}/versions/${versionId}/decision`);
     expect(review.body).toEqual({ decision: "in_review", correlationId: expect.any(String) });
   });
@@ -466,7 +470,7 @@ describe("Behaviour 4: the decision call works on any version id of the promotio
       `/v1/promotions/${promotionId}/versions/00000000-0000-4000-8000-000000000000/decision`,
     );
     expect(res.status).toBe(404);
-    const bad = await simHttp(sim, "POST", `/promotions/${promotionId}/versions/${versionId}/decision`, {
+    const bad = await simHttp(sim(), "POST", `/promotions/${promotionId}/versions/${versionId}/decision`, {
       decision: "maybe",
       rationale: 1,
     });
@@ -477,18 +481,18 @@ describe("Behaviour 4: the decision call works on any version id of the promotio
 describe("Promotion status: expired (promotion level only) until a new version", () => {
   it("shows expired after the control call and clears with a new version", async () => {
     const { promotionId } = (await create()).body;
-    const expired = await simHttp(sim, "POST", `/promotions/${promotionId}/expire`);
+    const expired = await simHttp(sim(), "POST", `/promotions/${promotionId}/expire`);
     expect(expired.body.status).toBe("expired");
     expect((await api.get(`/v1/promotions/${promotionId}`)).body.status).toBe("expired");
-    sim.control.addWebAppVersion(promotionId, { isFinancialPromotion: false });
+    sim().control.addWebAppVersion(promotionId, { isFinancialPromotion: false });
     expect((await api.get(`/v1/promotions/${promotionId}`)).body.status).toBe("none");
   });
 });
 
 describe("The exported sample: the smallest valid text promotion, from the seeded reference data", () => {
   it("is accepted as is and with overrides", async () => {
-    expect((await api.post("/v1/promotions", sampleTextPromotion(sim.reference))).status).toBe(201);
-    const res = await api.post("/v1/promotions", sampleTextPromotion(sim.reference, { tags: ["spring"] }));
+    expect((await api.post("/v1/promotions", sampleTextPromotion(sim().reference))).status).toBe(201);
+    const res = await api.post("/v1/promotions", sampleTextPromotion(sim().reference, { tags: ["spring"] }));
     expect(res.body.tags).toEqual(["spring"]);
   });
 });
@@ -499,7 +503,7 @@ describe("Metadata keys that name Object.prototype members are ordinary data", (
       string,
       string
     >;
-    const res = await api.post("/v1/promotions", sampleTextPromotion(sim.reference, { metadata }));
+    const res = await api.post("/v1/promotions", sampleTextPromotion(sim().reference, { metadata }));
     expect(res.status).toBe(201);
     expect(Object.keys(res.body.metadata)).toEqual(["__proto__", "constructor", "prototype"]);
     expect(res.body.metadata.constructor).toBe("b");
