@@ -1,12 +1,14 @@
 /**
  * Starts a throwaway `redis-server` for tests on a free loopback port (no persistence) and stops it by
  * its pid. Outside CI an absent redis-server skips the suites that need it, loudly; with `CI=true`
- * it fails them instead.
+ * it fails them instead. `useRedis` is the one suite lifecycle around it (server, clients, key
+ * prefixes) for every package that tests a Redis-backed store.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 
 /** The redis-server binary on PATH (or /usr/bin), if any. */
 export function findRedisServer(): string | undefined {
@@ -89,5 +91,73 @@ export async function startRedis(port?: number): Promise<TestRedis> {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, "SIGTERM");
       await exited;
     },
+  };
+}
+
+/**
+ * The options each test client gets: loopback, one attempt per command and a reconnect every 50 ms, so
+ * a test that stops a server sees the store's failure quickly rather than ioredis's long retries.
+ * Shaped like ioredis's own options, so `new Redis(options)` fits without this file importing ioredis
+ * (only the packages that test against Redis depend on it, and testing/ sits outside them).
+ */
+export interface TestRedisClientOptions {
+  host: string;
+  port: number;
+  maxRetriesPerRequest: number;
+  retryStrategy: () => number;
+}
+
+/** The part of an ioredis client the suite lifecycle uses. */
+export interface TestRedisClient {
+  on(event: "error", listener: (error: Error) => void): unknown;
+  disconnect(): void;
+}
+
+/** A suite's redis-server, seen through the clients and key prefixes its tests use. */
+export interface RedisSuite<C> {
+  /**
+   * A new client of the suite's server, or of `port` (a server the test started itself). Every
+   * client is disconnected after the suite, so none keeps the process alive.
+   */
+  connect(port?: number): C;
+  /** A key prefix no other test, and no other process sharing the server, uses. */
+  prefix(): string;
+}
+
+/**
+ * Registers the hooks of the current `describe` (call it inside `describe.runIf(redisAvailable(...))`):
+ * one redis-server started before its tests and stopped after them, once every client made through
+ * `connect` is disconnected. Pass the client class: `const { connect, prefix } = useRedis(Redis)`.
+ */
+export function useRedis<C extends TestRedisClient>(
+  Client: new (options: TestRedisClientOptions) => C,
+): RedisSuite<C> {
+  let server: TestRedis | undefined;
+  const clients: C[] = [];
+  let seq = 0;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await server?.stop();
+  });
+  return {
+    connect: (port) => {
+      const target = port ?? server?.port;
+      if (target === undefined)
+        throw new Error("useRedis: the server runs only inside tests and their hooks");
+      const client = new Client({
+        host: "127.0.0.1",
+        port: target,
+        maxRetriesPerRequest: 1,
+        retryStrategy: () => 50,
+      });
+      // Connection errors are expected once a test stops a server; the store under test reports them itself.
+      client.on("error", () => {});
+      clients.push(client);
+      return client;
+    },
+    prefix: () => `test-${process.pid}-${seq++}:`,
   };
 }

@@ -1,7 +1,7 @@
 import { PromoReviewError } from "@promo-review/errors";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
+import { describe, expect, it } from "vitest";
+import { redisAvailable, startRedis, useRedis } from "../../../testing/redis-server.ts";
 import { createRateBudget } from "./budget.js";
 import { RedisStore } from "./redis.js";
 import type { WindowSpec } from "./rules.js";
@@ -11,31 +11,8 @@ const GET = { method: "GET", url: `${BASE}/v1/channels` };
 const SHARED: WindowSpec = { id: "shared", rule: "shared", limit: 3, windowMs: 60_000 };
 const LINKS: WindowSpec = { id: "links", rule: "links", limit: 1, windowMs: 60_000 };
 
-const client = (port: number) => {
-  const c = new Redis({ host: "127.0.0.1", port, maxRetriesPerRequest: 1, retryStrategy: () => 50 });
-  // Connection errors are expected once a test stops the server; the store reports them itself.
-  c.on("error", () => {});
-  return c;
-};
-
 describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real redis-server)", () => {
-  let redis: TestRedis;
-  const clients: Redis[] = [];
-  const connect = () => {
-    const c = client(redis.port);
-    clients.push(c);
-    return c;
-  };
-  let prefixSeq = 0;
-  const prefix = () => `test-${process.pid}-${prefixSeq++}:`;
-
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    for (const c of clients) c.disconnect();
-    await redis?.stop();
-  });
+  const { connect, prefix } = useRedis(Redis);
 
   describe("one atomic script per decision, across every window that applies", () => {
     it("takes from every window or from none", async () => {
@@ -134,8 +111,7 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
     it("fails closed by default: a retryable BUDGET_STORE_UNAVAILABLE, fast while Redis stays down", async () => {
       const own = await startRedis();
       const errors: unknown[] = [];
-      const c = client(own.port);
-      clients.push(c);
+      const c = connect(own.port);
       const store = new RedisStore({
         client: c,
         prefix: prefix(),
@@ -160,8 +136,7 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
 
     it("fails open when asked: falls back to this process's own budget, still within the limits", async () => {
       const own = await startRedis();
-      const c = client(own.port);
-      clients.push(c);
+      const c = connect(own.port);
       const errors: unknown[] = [];
       const store = new RedisStore({
         client: c,
@@ -184,8 +159,7 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
 
     it("uses Redis again once it is back", async () => {
       const own = await startRedis();
-      const c = client(own.port);
-      clients.push(c);
+      const c = connect(own.port);
       const store = new RedisStore({ client: c, prefix: prefix(), timeoutMs: 300, recheckMs: 0 });
       await own.stop();
       await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });

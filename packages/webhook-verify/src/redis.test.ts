@@ -1,8 +1,8 @@
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// One redis-server harness in the repository: rate-budget's (it finds, starts and stops the binary,
-// and under CI=true refuses to skip).
-import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
+import { describe, expect, it } from "vitest";
+// One redis-server harness in the repository (it finds, starts and stops the binary, makes and
+// disconnects the clients, and under CI=true refuses to skip).
+import { redisAvailable, useRedis } from "../../../testing/redis-server.ts";
 import * as nodeEntry from "./index.node.js";
 import { createWebhookVerifier } from "./index.node.js";
 import { createRedisReplayStore } from "./redis.js";
@@ -11,29 +11,7 @@ import { NOW_MS, SECRET, sampleEvent, signed } from "./test-fixtures.js";
 describe.runIf(redisAvailable("webhook-verify Redis replay store"))(
   "Redis replay store (real redis-server)",
   () => {
-    let redis: TestRedis;
-    const clients: Redis[] = [];
-    const connect = () => {
-      const client = new Redis({
-        host: "127.0.0.1",
-        port: redis.port,
-        maxRetriesPerRequest: 1,
-        retryStrategy: () => 50,
-      });
-      client.on("error", () => {});
-      clients.push(client);
-      return client;
-    };
-    let seq = 0;
-    const prefix = () => `test-${process.pid}-${seq++}:`;
-
-    beforeAll(async () => {
-      redis = await startRedis();
-    });
-    afterAll(async () => {
-      for (const client of clients) client.disconnect();
-      await redis?.stop();
-    });
+    const { connect, prefix } = useRedis(Redis);
 
     it("claims with SET NX PX: once, with the TTL set in Redis, and again after DEL", async () => {
       const client = connect();
