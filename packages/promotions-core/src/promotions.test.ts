@@ -1,6 +1,5 @@
 import {
   AbortError,
-  ConflictError,
   NetworkError,
   NotFoundError,
   PromoReviewError,
