@@ -75,8 +75,7 @@ export const REPORTED_OVER_BUDGET: Record<string, string> = {
     "10.73 KB against 6 KB: its own files alone are 6.50 KB, and its designed dependencies as it uses them (valibot for the event, eventemitter3, errors' base class) are 4.79 KB by themselves",
   "@promo-review/upload-chunker":
     "17.96 KB against 12 KB: its dependencies as it uses them (ky, eventemitter3, errors' HTTP mapping with valibot) are 10.85 KB by themselves, its own files 6.94 KB",
-  "@promo-review/sdk":
-    "36.21 KB against 30 KB: the packages it assembles (its own files are 3.13 KB)",
+  "@promo-review/sdk": "36.21 KB against 30 KB: the packages it assembles (its own files are 3.13 KB)",
 };
 
 /** The peers a user would pick instead. */
