@@ -151,7 +151,7 @@ const signalOf = (signal: AbortSignal | undefined) => (signal ? { signal } : {})
 
 /** Builds the flows over the client's parts. */
 export function createFlows(parts: FlowParts): Flows {
-  const { uploads, links, promotions, webhooks } = parts;
+  const { uploads, links, promotions } = parts;
 
   return {
     async createFromFile(source, options) {
