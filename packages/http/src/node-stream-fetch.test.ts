@@ -1,0 +1,203 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { NetworkError, TimeoutError } from "@promo-review/errors";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createHttpClient } from "./index.js";
+import { nodeStreamFetch } from "./node.js";
+
+const credentials = { apiKey: "sk_test_node", externalUserId: "u-1" };
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const close of closers.splice(0)) await close();
+});
+
+/** A server on 127.0.0.1 whose handler sees each request as it arrives (body not read for it). */
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Echoes method, headers and the whole body as JSON once the body has arrived. */
+function echo(req: IncomingMessage, res: ServerResponse) {
+  const chunks: Buffer[] = [];
+  req.on("data", (c: Buffer) => chunks.push(c));
+  req.on("end", () => {
+    res.writeHead(200, { "content-type": "application/json", "x-seen": "yes" });
+    res.end(
+      JSON.stringify({ method: req.method, headers: req.headers, length: Buffer.concat(chunks).length }),
+    );
+  });
+}
+
+/** A stream of `count` pieces of `size` bytes, recording reads and cancellation. */
+function pieces(count: number, size = 64 * 1024) {
+  const seen = { read: 0, cancelled: false };
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (seen.read === count) return controller.close();
+      seen.read++;
+      controller.enqueue(new Uint8Array(size).fill(seen.read));
+    },
+    cancel() {
+      seen.cancelled = true;
+    },
+  });
+  return { stream, seen };
+}
+
+describe("a stream body goes out through node:http; every other request through the platform's fetch", () => {
+  it("sends the method, the headers and every byte, and answers as a Response", async () => {
+    const url = await serve(echo);
+    const platform = vi.spyOn(globalThis, "fetch");
+    const { stream } = pieces(40);
+    const response = await nodeStreamFetch(`${url}/v1/uploads/u`, {
+      method: "put",
+      headers: { "content-range": "bytes 0-2621439/2621440", authorization: "Bearer x" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(platform).not.toHaveBeenCalled();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-seen")).toBe("yes");
+    const seen = (await response.json()) as {
+      method: string;
+      headers: Record<string, string>;
+      length: number;
+    };
+    expect(seen).toMatchObject({ method: "PUT", length: 40 * 64 * 1024 });
+    expect(seen.headers).toMatchObject({
+      "content-range": "bytes 0-2621439/2621440",
+      authorization: "Bearer x",
+    });
+
+    const plain = await nodeStreamFetch(`${url}/v1/channels`);
+    expect(platform).toHaveBeenCalledTimes(1);
+    expect(await plain.json()).toMatchObject({ method: "GET", length: 0 });
+  });
+
+  it("takes the stream from a Request too, and gives no body for 204", async () => {
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on("end", () => res.writeHead(204).end());
+    });
+    const { stream } = pieces(3);
+    const request = new Request(`${url}/x`, { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    const response = await nodeStreamFetch(request);
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+  });
+});
+
+describe("it behaves as fetch does where the SDK depends on it", () => {
+  it("resolves on an early answer while the body is still going out, and cancels the rest of it", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(413, { "content-type": "application/json" });
+      res.end('{"error":{"code":"PAYLOAD_TOO_LARGE","message":"no"}}');
+    });
+    const { stream, seen } = pieces(100_000); // 6 GiB if it were all sent
+    const response = await nodeStreamFetch(`${url}/x`, {
+      method: "PUT",
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: "PAYLOAD_TOO_LARGE" } });
+    await vi.waitFor(() => expect(seen.cancelled).toBe(true));
+    expect(seen.read).toBeLessThan(100_000);
+  });
+
+  it("a refused connection rejects with a TypeError whose cause has the code: a NetworkError that never reached the service", async () => {
+    const url = await serve(echo);
+    await closers.pop()!(); // the port is now closed
+    const failure = await nodeStreamFetch(`${url}/x`, {
+      method: "PUT",
+      body: pieces(1).stream,
+      duplex: "half",
+    } as RequestInit).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as { cause: { code: string } }).cause.code).toBe("ECONNREFUSED");
+
+    const client = createHttpClient({ baseUrl: url, credentials, fetch: nodeStreamFetch });
+    const error = await client
+      .request("/x", { method: "PUT", body: pieces(1).stream })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).mayHaveReachedServer).toBe(false);
+  });
+
+  it("an abort mid-body rejects with the signal's reason, stops reading the stream and drops the connection", async () => {
+    let closedByClient = false;
+    const url = await serve((req) => {
+      req.on("data", () => {}); // reads, never answers
+      req.on("close", () => {
+        closedByClient = true;
+      });
+    });
+    const controller = new AbortController();
+    const { stream, seen } = pieces(100_000);
+    const sending = nodeStreamFetch(`${url}/x`, {
+      method: "PUT",
+      body: stream,
+      duplex: "half",
+      signal: controller.signal,
+    } as RequestInit);
+    await vi.waitFor(() => expect(seen.read).toBeGreaterThan(10));
+    controller.abort();
+    const error = await sending.catch((e: unknown) => e);
+    expect((error as Error).name).toBe("AbortError");
+    expect(seen.cancelled).toBe(true);
+    await vi.waitFor(() => expect(closedByClient).toBe(true));
+    expect(seen.read).toBeLessThan(100_000);
+  });
+
+  it("a stream that fails fails the request with its own error", async () => {
+    const url = await serve((req) => req.resume());
+    let sent = 0;
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 3) controller.enqueue(new Uint8Array(1024));
+        else controller.error(new Error("the disk went away"));
+      },
+    });
+    const error = await nodeStreamFetch(`${url}/x`, {
+      method: "PUT",
+      body: broken,
+      duplex: "half",
+    } as RequestInit).catch((e: unknown) => e);
+    expect((error as Error).message).toBe("the disk went away");
+  });
+
+  it("the http client's per-request timeout applies (a TimeoutError)", async () => {
+    const url = await serve((req) => req.resume()); // never answers
+    const client = createHttpClient({ baseUrl: url, credentials, fetch: nodeStreamFetch });
+    const error = await client
+      .request("/x", { method: "PUT", body: pieces(2).stream, timeoutMs: 100 })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+
+  it("a URL it cannot send to is refused as fetch refuses it", async () => {
+    const body = () => pieces(1).stream;
+    await expect(
+      nodeStreamFetch("ftp://127.0.0.1/x", { method: "PUT", body: body(), duplex: "half" } as RequestInit),
+    ).rejects.toBeInstanceOf(TypeError);
+    await expect(
+      nodeStreamFetch("not a url", { method: "PUT", body: body(), duplex: "half" } as RequestInit),
+    ).rejects.toBeInstanceOf(TypeError);
+    const aborted = AbortSignal.abort();
+    await expect(
+      nodeStreamFetch("http://127.0.0.1:9/x", {
+        method: "PUT",
+        body: body(),
+        duplex: "half",
+        signal: aborted,
+      } as RequestInit),
+    ).rejects.toBe(aborted.reason);
+  });
+});
