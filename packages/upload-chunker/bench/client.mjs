@@ -5,6 +5,7 @@
  *   blob     the uploader with fileSource(path) (a File backed by the file; chunks read with fs)
  *   blob-api the uploader with fs.openAsBlob(path) as a plain Blob (chunks read through the Blob API)
  *   iterable the uploader with fs.createReadStream(path) as an AsyncIterable (no Readable.toWeb)
+ *   stream-node  as `stream`, with `fetch: nodeStreamFetch` from ./node (chunk bodies through node:http)
  *   floor    not the uploader: the same web stream as `stream`, sent in the same 50 MiB chunk PUTs by a
  *            bare `fetch` that passes each piece straight through and keeps nothing (so it could never
  *            retry a chunk). What fetch and this stream cost on this machine, before any uploader.
@@ -14,7 +15,7 @@ import { createReadStream, openAsBlob } from "node:fs";
 import { request } from "node:http";
 import { Readable } from "node:stream";
 import { createUploader } from "../dist/index.js";
-import { fileSource } from "../dist/node.js";
+import { fileSource, nodeStreamFetch } from "../dist/node.js";
 
 const [mode, filesUrl, apiKey, path, sizeText] = process.argv.slice(2);
 const size = Number(sizeText);
@@ -100,10 +101,14 @@ async function floor() {
 }
 
 async function chunker(kind) {
-  const uploader = createUploader({ filesUrl, credentials });
+  const uploader = createUploader({
+    filesUrl,
+    credentials,
+    ...(kind === "stream-node" ? { fetch: nodeStreamFetch } : {}),
+  });
   const highWaterMark = Number(process.env.HWM ?? MiB);
   const source =
-    kind === "stream"
+    kind === "stream" || kind === "stream-node"
       ? Readable.toWeb(createReadStream(path, { highWaterMark }))
       : kind === "iterable"
         ? createReadStream(path, { highWaterMark }) // a Node Readable is an AsyncIterable of Buffers

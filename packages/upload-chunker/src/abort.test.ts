@@ -1,6 +1,7 @@
 import { AbortError } from "@promo-review/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUploader, DEFAULT_READ_AHEAD_BYTES, type Uploader, uploadStateOf } from "./index.js";
+import { nodeStreamFetch } from "./node.js";
 import { type ChildSimulator, childSimulator, patterned } from "./test-support.js";
 
 // The simulator runs in another process, so the timers and sockets counted here are the client's.
@@ -12,14 +13,21 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-function uploaderFor(retry = {}): Uploader {
+function uploaderFor(retry = {}, fetch?: typeof globalThis.fetch): Uploader {
   return createUploader({
     filesUrl: sim.filesUrl,
     credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
     retry: { baseDelayMs: 600_000, maxDelayMs: 600_000, ...retry },
     pollIntervalMs: 600_000,
+    ...(fetch ? { fetch } : {}),
   });
 }
+
+/** Both ways a chunk can go out: the platform's fetch, and node:http through `nodeStreamFetch`. */
+const TRANSPORTS: [string, typeof globalThis.fetch | undefined][] = [
+  ["the platform's fetch", undefined],
+  ["nodeStreamFetch", nodeStreamFetch],
+];
 
 /** Active timers and sockets of this process. */
 function resources() {
@@ -59,38 +67,41 @@ function watchedStream(bytes: Uint8Array, onRead: (read: number) => void) {
 }
 
 describe("an abort stops the read, the chunk in flight and every timer at once", () => {
-  it("while a chunk is on the wire and the next is being read ahead", async () => {
-    const uploader = uploaderFor();
-    await uploader.upload(patterned(10), {
-      fileName: "warm.pdf",
-      contentType: "application/pdf",
-      waitForCompletion: false,
-    });
-    // The service holds the first chunk's request without reading it, so it is surely in flight.
-    await sim.addFault({ route: "PUT /v1/uploads/*", kind: "slow", delayMs: 600_000, count: 1 });
-    const baseline = resources();
-    const controller = new AbortController();
-    // Longer than the first chunk and the read-ahead after it, so the read is surely cut short.
-    const bytes = patterned(3 * CHUNK + DEFAULT_READ_AHEAD_BYTES);
-    const { stream, seen } = watchedStream(bytes, (read) => {
-      // Reading into the second chunk means the first one's PUT has started.
-      if (read > CHUNK + 512 * 1024) setImmediate(() => controller.abort());
-    });
-    const upload = uploader.start(stream, {
-      fileName: "a.mp4",
-      contentType: "video/mp4",
-      size: bytes.length,
-      signal: controller.signal,
-    });
-    const error = await upload.done.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AbortError);
-    expect(uploadStateOf(error)).toMatchObject({ uploadId: upload.uploadId, bytesAcknowledged: 0 });
-    expect(seen.cancelled).toBe(true);
-    expect(seen.read).toBeLessThan(bytes.length);
-    const after = await settle(baseline);
-    expect(after.timers).toBeLessThanOrEqual(baseline.timers);
-    expect(after.sockets).toBeLessThanOrEqual(baseline.sockets);
-  });
+  it.each(TRANSPORTS)(
+    "while a chunk is on the wire and the next is being read ahead (%s)",
+    async (_, fetch) => {
+      const uploader = uploaderFor({}, fetch);
+      await uploader.upload(patterned(10), {
+        fileName: "warm.pdf",
+        contentType: "application/pdf",
+        waitForCompletion: false,
+      });
+      // The service holds the first chunk's request without reading it, so it is surely in flight.
+      await sim.addFault({ route: "PUT /v1/uploads/*", kind: "slow", delayMs: 600_000, count: 1 });
+      const baseline = resources();
+      const controller = new AbortController();
+      // Longer than the first chunk and the read-ahead after it, so the read is surely cut short.
+      const bytes = patterned(3 * CHUNK + DEFAULT_READ_AHEAD_BYTES);
+      const { stream, seen } = watchedStream(bytes, (read) => {
+        // Reading into the second chunk means the first one's PUT has started.
+        if (read > CHUNK + 512 * 1024) setImmediate(() => controller.abort());
+      });
+      const upload = uploader.start(stream, {
+        fileName: "a.mp4",
+        contentType: "video/mp4",
+        size: bytes.length,
+        signal: controller.signal,
+      });
+      const error = await upload.done.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AbortError);
+      expect(uploadStateOf(error)).toMatchObject({ uploadId: upload.uploadId, bytesAcknowledged: 0 });
+      expect(seen.cancelled).toBe(true);
+      expect(seen.read).toBeLessThan(bytes.length);
+      const after = await settle(baseline);
+      expect(after.timers).toBeLessThanOrEqual(baseline.timers);
+      expect(after.sockets).toBeLessThanOrEqual(baseline.sockets);
+    },
+  );
 
   it("while waiting to retry a failed chunk (the backoff timer is cleared)", async () => {
     const uploader = uploaderFor();

@@ -1,12 +1,15 @@
 /**
- * Node-only helpers: a file path as an upload source. Kept off the main entry so browsers, Deno and
- * Workers never load a Node built-in.
+ * Node-only helpers: a file path as an upload source, and `nodeStreamFetch` (from
+ * `@promo-review/http/node`), the faster transport for chunk bodies on Node. Kept off the main entry
+ * so browsers, Deno and Workers never load a Node built-in.
  * @packageDocumentation
  */
 import { openAsBlob, type Stats } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { type FileRangeReader, MAX_PIECE, READ_FILE_RANGE } from "./sources.js";
+
+export { nodeStreamFetch } from "@promo-review/http/node";
 
 /** Read buffers kept for reuse per file: enough for a 64 MiB chunk. */
 const POOL_LIMIT = 64;

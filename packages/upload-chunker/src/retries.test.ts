@@ -15,7 +15,15 @@ import {
   uploadStateOf,
 } from "./index.js";
 import { fileSource } from "./node.js";
-import { chunkPuts, methodOf, patterned, sha256, simulatorWithUploader } from "./test-support.js";
+import {
+  addFailingChunkFaults,
+  chunkPuts,
+  expectSendsExplainedByFailures,
+  methodOf,
+  patterned,
+  sha256,
+  simulatorWithUploader,
+} from "./test-support.js";
 
 const CHUNK = 64 * 1024;
 let sim: Simulator;
@@ -41,35 +49,11 @@ function clientWith(options: Partial<UploaderOptions>): Uploader {
   });
 }
 
-/** Every range was stored once, and each extra send of it is one failure the log shows. */
-function expectSendsExplainedByFailures(sim: Simulator, uploadId: string, size: number, chunk: number) {
-  const byRange = new Map<string, { ok: number; failed: number }>();
-  for (const put of chunkPuts(sim, uploadId)) {
-    const entry = byRange.get(put.range) ?? { ok: 0, failed: 0 };
-    if (put.status === 200) entry.ok++;
-    else entry.failed++;
-    byRange.set(put.range, entry);
-  }
-  const expected = [];
-  for (let at = 0; at < size; at += chunk)
-    expected.push(`bytes ${at}-${Math.min(size, at + chunk) - 1}/${size}`);
-  expect([...byRange.keys()]).toEqual(expected);
-  for (const [range, { ok }] of byRange) expect({ range, ok }).toEqual({ range, ok: 1 });
-  return [...byRange.values()].reduce((sum, r) => sum + r.failed, 0);
-}
-
 describe("20% of chunk PUTs failing: 5xx, resets mid-body, 429 with Retry-After", () => {
   it("a 200 MiB stream still arrives intact, and no chunk is sent more often than its failures explain", async () => {
     const big = await simulatorWithUploader({ maxChunkSize: 1024 * 1024, seed: 7 });
     try {
-      for (const [i, fault] of [
-        { kind: "status", status: 503 },
-        { kind: "reset", afterBytes: 300_000 },
-        { kind: "rate-limit", retryAfterSeconds: 0 },
-        { kind: "html-502" },
-      ].entries()) {
-        big.sim.control.addFault({ route: PUTS, probability: 0.055, seed: 100 + i, ...fault } as never);
-      }
+      addFailingChunkFaults(big.sim, { resetAfterBytes: 300_000, seed: 100 });
       const size = 200 * 1024 * 1024;
       const hash = createHash("sha256");
       async function* source() {

@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { type Simulator, type SimulatorOptions, startSimulator } from "@promo-review/simulator";
+import { expect } from "vitest";
 import { createUploader, type UploaderOptions, type UploadSource } from "./index.js";
 
 /** A running simulator and an uploader for it (API-key credentials). */
@@ -92,6 +93,48 @@ export const SOURCE_KINDS: Record<string, (bytes: Uint8Array) => { source: Uploa
   ReadableStream: (bytes) => ({ source: webStreamOf(bytes), size: bytes.length }),
   AsyncIterable: (bytes) => ({ source: iterableOf(bytes), size: bytes.length }),
 };
+
+/**
+ * The fault mix of the "20% of chunk PUTs failing" tests: a 503, a connection reset mid-body, a 429
+ * with Retry-After 0 and a proxy's HTML 502, each on 5.5% of chunk PUTs (seeded from `seed`).
+ */
+export function addFailingChunkFaults(sim: Simulator, options: { resetAfterBytes: number; seed: number }) {
+  for (const [i, fault] of [
+    { kind: "status", status: 503 },
+    { kind: "reset", afterBytes: options.resetAfterBytes },
+    { kind: "rate-limit", retryAfterSeconds: 0 },
+    { kind: "html-502" },
+  ].entries()) {
+    sim.control.addFault({
+      route: "PUT /v1/uploads/*",
+      probability: 0.055,
+      seed: options.seed + i,
+      ...fault,
+    } as never);
+  }
+}
+
+/** Every range was stored once, and each extra send of it is one failure the log shows. */
+export function expectSendsExplainedByFailures(
+  sim: Simulator,
+  uploadId: string,
+  size: number,
+  chunk: number,
+) {
+  const byRange = new Map<string, { ok: number; failed: number }>();
+  for (const put of chunkPuts(sim, uploadId)) {
+    const entry = byRange.get(put.range) ?? { ok: 0, failed: 0 };
+    if (put.status === 200) entry.ok++;
+    else entry.failed++;
+    byRange.set(put.range, entry);
+  }
+  const expected = [];
+  for (let at = 0; at < size; at += chunk)
+    expected.push(`bytes ${at}-${Math.min(size, at + chunk) - 1}/${size}`);
+  expect([...byRange.keys()]).toEqual(expected);
+  for (const [range, { ok }] of byRange) expect({ range, ok }).toEqual({ range, ok: 1 });
+  return [...byRange.values()].reduce((sum, r) => sum + r.failed, 0);
+}
 
 /** The simulator's record of chunk PUTs for one upload, oldest first. */
 export function chunkPuts(sim: Simulator, uploadId: string) {

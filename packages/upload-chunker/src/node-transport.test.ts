@@ -1,0 +1,95 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Simulator } from "@promo-review/simulator";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { RetryEvent, Uploader } from "./index.js";
+import { fileSource, nodeStreamFetch } from "./node.js";
+import {
+  addFailingChunkFaults,
+  chunkPuts,
+  expectSendsExplainedByFailures,
+  iterableOf,
+  methodOf,
+  patterned,
+  sha256,
+  simulatorWithUploader,
+  webStreamOf,
+} from "./test-support.js";
+
+const CHUNK = 256 * 1024;
+let sim: Simulator;
+let uploader: Uploader;
+let dir: string;
+
+beforeAll(async () => {
+  ({ sim, uploader } = await simulatorWithUploader(
+    { maxChunkSize: CHUNK, seed: 5 },
+    { fetch: nodeStreamFetch },
+  ));
+  dir = await mkdtemp(join(tmpdir(), "node-transport-"));
+});
+afterAll(async () => {
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("nodeStreamFetch (from ./node) carries every chunk body through node:http", () => {
+  it("every streamed source kind arrives intact, and no chunk PUT goes through the platform's fetch", async () => {
+    const platform = vi.spyOn(globalThis, "fetch");
+    try {
+      const bytes = patterned(5 * CHUNK + 777, 3);
+      const path = join(dir, "clip.mp4");
+      await writeFile(path, bytes);
+      const sources = {
+        ReadableStream: webStreamOf(bytes, [1000, 70_000, 300_000]),
+        AsyncIterable: iterableOf(bytes),
+        Blob: new Blob([bytes as BlobPart]),
+        fileSource: await fileSource(path),
+      };
+      for (const [kind, source] of Object.entries(sources)) {
+        const result = await uploader.upload(source, {
+          fileName: `${kind}.mp4`,
+          contentType: "video/mp4",
+          size: bytes.length,
+        });
+        expect(sim.control.upload(result.uploadId), kind).toMatchObject({
+          status: "completed",
+          sha256: sha256(bytes),
+        });
+        expect(chunkPuts(sim, result.uploadId)).toHaveLength(6);
+      }
+      const puts = platform.mock.calls.filter(([input, init]) => methodOf(input, init) === "PUT");
+      expect(puts).toEqual([]);
+      expect(platform).toHaveBeenCalled(); // initiation and status reads still use it
+    } finally {
+      platform.mockRestore();
+    }
+  });
+
+  it("20% of chunk PUTs failing (5xx, resets mid-body, 429, an HTML 502): intact, every extra send explained by a failure", async () => {
+    addFailingChunkFaults(sim, { resetAfterBytes: 100_000, seed: 200 });
+    try {
+      const size = 64 * CHUNK;
+      const bytes = patterned(size, 9);
+      const retries: RetryEvent[] = [];
+      const upload = uploader.start(webStreamOf(bytes), {
+        fileName: "f.mp4",
+        contentType: "video/mp4",
+        size,
+      });
+      upload.on("retry", (r) => retries.push(r));
+      const result = await upload.done;
+      expect(sim.control.upload(result.uploadId)).toMatchObject({
+        status: "completed",
+        sha256: sha256(bytes),
+      });
+      const failed = expectSendsExplainedByFailures(sim, result.uploadId, size, CHUNK);
+      expect(failed).toBe(retries.length);
+      expect(failed).toBeGreaterThan(3);
+      expect(new Set(chunkPuts(sim, result.uploadId).map((p) => p.fault))).toContain("reset");
+    } finally {
+      sim.control.clearFaults();
+    }
+  });
+});
