@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { startSimulator } from "@promo-review/simulator";
 import { afterAll, describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
-import { fileSource } from "./node.js";
+import { fileSource, nodeStreamFetch } from "./node.js";
 import { clientFor, promotionFields } from "./test-sim.js";
 
 const sim = useSimulator(startSimulator, { seed: 3, uploadProcessingDelayMs: 20, maxChunkSize: 256 * 1024 });
@@ -15,11 +15,14 @@ afterAll(() => {
 });
 
 describe("a promotion from a local file (Node sub-path)", () => {
-  it("uploads the file in chunks with the right hash and creates the promotion", async () => {
+  it.each([
+    ["the platform's fetch", {}],
+    ["nodeStreamFetch", { fetch: nodeStreamFetch }],
+  ])("uploads the file in chunks with the right hash and creates the promotion (%s)", async (_, config) => {
     const bytes = new Uint8Array(700_000).map((_, i) => (i * 31) % 251);
     const path = join(dir, "brochure.pdf");
     writeFileSync(path, bytes);
-    const client = clientFor(sim());
+    const client = clientFor(sim(), config);
     const { promotion, upload } = await client.flows.createFromFile(await fileSource(path), {
       fileName: "brochure.pdf",
       contentType: "application/pdf",
