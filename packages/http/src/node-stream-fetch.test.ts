@@ -54,6 +54,9 @@ function pieces(count: number, size = 64 * 1024) {
 describe("a stream body goes out through node:http; every other request through the platform's fetch", () => {
   it("sends the method, the headers and every byte, and answers as a Response", async () => {
     const url = await serve(echo);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
     const platform = vi.spyOn(globalThis, "fetch");
     const { stream } = pieces(40);
     const response = await nodeStreamFetch(`${url}/v1/uploads/u`, {
@@ -75,6 +78,10 @@ describe("a stream body goes out through node:http; every other request through 
       "content-range": "bytes 0-2621439/2621440",
       authorization: "Bearer x",
     });
+    // Forty pieces, each waiting for the socket to drain: no listener may be left behind per piece.
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off("warning", onWarning);
+    expect(warnings.map((w) => w.name)).not.toContain("MaxListenersExceededWarning");
 
     const plain = await nodeStreamFetch(`${url}/v1/channels`);
     expect(platform).toHaveBeenCalledTimes(1);

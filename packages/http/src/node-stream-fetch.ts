@@ -17,7 +17,6 @@
  * tears the connection down. It does not follow redirects (a 3xx is returned as it is) and keeps no
  * cookies or cache: the SDK's services never ask for either.
  */
-import { once } from "node:events";
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
@@ -104,11 +103,25 @@ async function pump(reader: ReadableStreamDefaultReader<Uint8Array>, outgoing: C
     const { value, done } = await reader.read();
     if (done) break;
     if (outgoing.destroyed) return;
-    if (!outgoing.write(value)) {
-      await Promise.race([once(outgoing, "drain"), once(outgoing, "close")]);
-    }
+    if (!outgoing.write(value)) await drained(outgoing);
   }
   if (!outgoing.destroyed) outgoing.end();
+}
+
+/**
+ * Resolves when the socket takes more, or the request is gone (a failure is reported by the request's
+ * own `error` listener). Both listeners go once either fires: one pair per piece would pile up.
+ */
+function drained(outgoing: ClientRequest): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off("drain", done);
+      outgoing.off("close", done);
+      resolve();
+    };
+    outgoing.on("drain", done);
+    outgoing.on("close", done);
+  });
 }
 
 function toResponse(
