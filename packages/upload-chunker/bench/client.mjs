@@ -5,7 +5,7 @@
  *   blob     the uploader with fileSource(path) (a File backed by the file; chunks read with fs)
  *   blob-api the uploader with fs.openAsBlob(path) as a plain Blob (chunks read through the Blob API)
  *   iterable the uploader with fs.createReadStream(path) as an AsyncIterable (no Readable.toWeb)
- *   stream-node  as `stream`, with `fetch: nodeStreamFetch` from ./node (chunk bodies through node:http)
+ *   <mode>-node  a mode above with `fetch: nodeStreamFetch` from ./node (chunk bodies through node:http)
  *   floor    not the uploader: the same web stream as `stream`, sent in the same 50 MiB chunk PUTs by a
  *            bare `fetch` that passes each piece straight through and keeps nothing (so it could never
  *            retry a chunk). What fetch and this stream cost on this machine, before any uploader.
@@ -100,15 +100,18 @@ async function floor() {
   return { ms: performance.now() - started, uploadId: init.uploadId };
 }
 
-async function chunker(kind) {
+async function chunker(mode) {
+  // A "-node" mode is the same source with chunk bodies sent by nodeStreamFetch (node:http).
+  const viaNode = mode.endsWith("-node");
+  const kind = viaNode ? mode.slice(0, -"-node".length) : mode;
   const uploader = createUploader({
     filesUrl,
     credentials,
-    ...(kind === "stream-node" ? { fetch: nodeStreamFetch } : {}),
+    ...(viaNode ? { fetch: nodeStreamFetch } : {}),
   });
   const highWaterMark = Number(process.env.HWM ?? MiB);
   const source =
-    kind === "stream" || kind === "stream-node"
+    kind === "stream"
       ? Readable.toWeb(createReadStream(path, { highWaterMark }))
       : kind === "iterable"
         ? createReadStream(path, { highWaterMark }) // a Node Readable is an AsyncIterable of Buffers
@@ -117,7 +120,7 @@ async function chunker(kind) {
           : await fileSource(path);
   const started = performance.now();
   const result = await uploader.upload(source, {
-    fileName: `${kind}.mp4`,
+    fileName: `${mode}.mp4`,
     contentType: "video/mp4",
     size,
     waitForCompletion: false,

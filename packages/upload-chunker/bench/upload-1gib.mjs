@@ -67,9 +67,9 @@ async function run(mode) {
   return result;
 }
 
-const modes = (process.env.BENCH_MODES ?? "ceiling,floor,stream,stream-node,iterable,blob,blob-api").split(
-  ",",
-);
+const modes = (
+  process.env.BENCH_MODES ?? "ceiling,floor,stream,stream-node,iterable,blob,blob-api,blob-api-node"
+).split(",");
 const results = Object.fromEntries(modes.map((m) => [m, []]));
 try {
   await run("stream"); // warm-up (page cache, JIT); not counted
@@ -124,7 +124,7 @@ const table = [
   ``,
   `- ceiling: one plain \`node:http\` PUT of the whole file (\`fs.createReadStream\` piped into the request, Content-Length set) to \`PUT /v1/uploads/{id}\` of a simulator started with \`maxChunkSize\` = the file size.`,
   `- floor: not the uploader. The same web stream as \`stream\`, sent in the same 50 MiB chunk PUTs by a bare \`fetch\` that passes each piece straight through and keeps nothing (so it could not retry a chunk): what \`fetch\` and this stream cost here before any uploader work. An uploader must keep a chunk's bytes until the chunk is acknowledged, to send it again after a failure.`,
-  `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path, { highWaterMark: 1 MiB })), { size })\` (a web ReadableStream; toWeb copies every piece); stream-node: the same with \`fetch: nodeStreamFetch\` from \`@promo-review/upload-chunker/node\` (chunk bodies through node:http); iterable: the \`fs.createReadStream\` itself as an AsyncIterable (no toWeb); blob: \`uploader.upload(await fileSource(path))\` (a File backed by the file, its streamed chunks read with \`fs\`); blob-api: \`uploader.upload(await fs.openAsBlob(path))\`, a plain Blob read through Node's Blob API (64 KiB reads, then copied together). All against a simulator with \`maxChunkSize\` 50 MiB, default \`readAheadBytes\` (8 MiB).`,
+  `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path, { highWaterMark: 1 MiB })), { size })\` (a web ReadableStream; toWeb copies every piece); a \`-node\` row: the same source with \`fetch: nodeStreamFetch\` from \`@promo-review/upload-chunker/node\` (chunk bodies through node:http); iterable: the \`fs.createReadStream\` itself as an AsyncIterable (no toWeb); blob: \`uploader.upload(await fileSource(path))\` (a File backed by the file, its streamed chunks read with \`fs\`); blob-api: \`uploader.upload(await fs.openAsBlob(path))\`, a plain Blob read through Node's Blob API (64 KiB reads, then copied together). All against a simulator with \`maxChunkSize\` 50 MiB, default \`readAheadBytes\` (8 MiB).`,
   `- Both simulators run in the benchmark's process and store each chunk the same way (streamed to a temporary file, SHA-256 as it arrives); every upload's server-side SHA-256 was checked. Each client runs in its own child process; RSS is its \`process.resourceUsage().maxRSS\`.`,
   `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
   ``,
