@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { NetworkError, TimeoutError } from "@promo-review/errors";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createHttpClient } from "./index.js";
+import { createHttpClient as createNodeHttpClient } from "./index.node.js";
 import { nodeStreamFetch } from "./node.js";
 
 const credentials = { apiKey: "sk_test_node", externalUserId: "u-1" };
@@ -206,5 +207,23 @@ describe("it behaves as fetch does where the SDK depends on it", () => {
         signal: aborted,
       } as RequestInit),
     ).rejects.toBe(aborted.reason);
+  });
+});
+
+describe("the Node entry (the `node` export condition) makes it the default", () => {
+  it("stream bodies go through node:http unless a fetch is given; other requests through the platform's fetch", async () => {
+    const url = await serve(echo);
+    const platform = vi.spyOn(globalThis, "fetch");
+    const byDefault = createNodeHttpClient({ baseUrl: url, credentials });
+    const put = await byDefault.request<{ length: number }>("/x", { method: "PUT", body: pieces(4).stream });
+    expect(put.data.length).toBe(4 * 64 * 1024);
+    expect(platform).not.toHaveBeenCalled();
+    await byDefault.request("/v1/channels");
+    expect(platform).toHaveBeenCalledTimes(1);
+
+    const given: typeof fetch = vi.fn((input, init) => fetch(input, init));
+    const chosen = createNodeHttpClient({ baseUrl: url, credentials, fetch: given });
+    await chosen.request("/x", { method: "PUT", body: pieces(1).stream });
+    expect(given).toHaveBeenCalledTimes(1);
   });
 });
