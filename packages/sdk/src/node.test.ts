@@ -16,8 +16,9 @@ afterAll(() => {
 
 describe("a promotion from a local file (Node sub-path)", () => {
   it.each([
-    ["the platform's fetch", {}],
-    ["nodeStreamFetch", { fetch: nodeStreamFetch }],
+    ["nodeStreamFetch (Node's default)", {}],
+    ["nodeStreamFetch given", { fetch: nodeStreamFetch }],
+    ["the platform's fetch given", { fetch: globalThis.fetch }],
   ])("uploads the file in chunks with the right hash and creates the promotion (%s)", async (_, config) => {
     const bytes = new Uint8Array(700_000).map((_, i) => (i * 31) % 251);
     const path = join(dir, "brochure.pdf");

@@ -1,7 +1,7 @@
 /**
  * Node-only helpers of the SDK: a file path as an upload source (zero-copy, via `fs.openAsBlob`), and
- * `nodeStreamFetch`, a `fetch` that sends stream bodies (upload chunks) through `node:http`: pass it
- * as `createClient({ fetch: nodeStreamFetch, ... })` for faster large uploads on Node.
+ * `nodeStreamFetch`, the `fetch` that sends stream bodies (upload chunks) through `node:http`. It is
+ * already the default on Node; it is exported to wrap it in your own `fetch` (logging, tracing).
  * @packageDocumentation
  */
 export { fileSource, nodeStreamFetch } from "@promo-review/upload-chunker/node";

@@ -5,7 +5,7 @@
  *   blob     the uploader with fileSource(path) (a File backed by the file; chunks read with fs)
  *   blob-api the uploader with fs.openAsBlob(path) as a plain Blob (chunks read through the Blob API)
  *   iterable the uploader with fs.createReadStream(path) as an AsyncIterable (no Readable.toWeb)
- *   <mode>-node  a mode above with `fetch: nodeStreamFetch` from ./node (chunk bodies through node:http)
+ *   <mode>-fetch a mode above with `fetch: globalThis.fetch` (chunk bodies through Node's fetch, not node:http)
  *   floor    not the uploader: the same web stream as `stream`, sent in the same 50 MiB chunk PUTs by a
  *            bare `fetch` that passes each piece straight through and keeps nothing (so it could never
  *            retry a chunk). What fetch and this stream cost on this machine, before any uploader.
@@ -15,7 +15,7 @@ import { createReadStream, openAsBlob } from "node:fs";
 import { request } from "node:http";
 import { Readable } from "node:stream";
 import { createUploader } from "../dist/index.js";
-import { fileSource, nodeStreamFetch } from "../dist/node.js";
+import { fileSource } from "../dist/node.js";
 
 const [mode, filesUrl, apiKey, path, sizeText] = process.argv.slice(2);
 const size = Number(sizeText);
@@ -101,13 +101,14 @@ async function floor() {
 }
 
 async function chunker(mode) {
-  // A "-node" mode is the same source with chunk bodies sent by nodeStreamFetch (node:http).
-  const viaNode = mode.endsWith("-node");
-  const kind = viaNode ? mode.slice(0, -"-node".length) : mode;
+  // On Node the uploader sends chunk bodies through node:http (nodeStreamFetch) by default; a "-fetch"
+  // mode is the same source through the platform's fetch, as every other runtime sends it.
+  const viaFetch = mode.endsWith("-fetch");
+  const kind = viaFetch ? mode.slice(0, -"-fetch".length) : mode;
   const uploader = createUploader({
     filesUrl,
     credentials,
-    ...(viaNode ? { fetch: nodeStreamFetch } : {}),
+    ...(viaFetch ? { fetch: globalThis.fetch } : {}),
   });
   const highWaterMark = Number(process.env.HWM ?? MiB);
   const source =

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench`: uploads 1 GiB over loopback to the simulator in 50 MiB chunks with the uploader (a web
- * stream, also with nodeStreamFetch, an async iterable, a File from fileSource and a plain Blob) and, in the same run, the same
+ * stream and a plain Blob, each also through Node's fetch, an async iterable and a File from fileSource) and, in the same run, the same
  * bytes as one plain node:http PUT (the ceiling of this machine) and as bare fetch chunk PUTs of the
  * same web stream (the floor that fetch and that stream set for any uploader). Each client runs in its own process
  * (bench/client.mjs) so its peak RSS is its own. The servers are two simulators in this process, both
@@ -68,7 +68,7 @@ async function run(mode) {
 }
 
 const modes = (
-  process.env.BENCH_MODES ?? "ceiling,floor,stream,stream-node,iterable,blob,blob-api,blob-api-node"
+  process.env.BENCH_MODES ?? "ceiling,floor,stream,stream-fetch,iterable,blob,blob-api,blob-api-fetch"
 ).split(",");
 const results = Object.fromEntries(modes.map((m) => [m, []]));
 try {
@@ -124,7 +124,7 @@ const table = [
   ``,
   `- ceiling: one plain \`node:http\` PUT of the whole file (\`fs.createReadStream\` piped into the request, Content-Length set) to \`PUT /v1/uploads/{id}\` of a simulator started with \`maxChunkSize\` = the file size.`,
   `- floor: not the uploader. The same web stream as \`stream\`, sent in the same 50 MiB chunk PUTs by a bare \`fetch\` that passes each piece straight through and keeps nothing (so it could not retry a chunk): what \`fetch\` and this stream cost here before any uploader work. An uploader must keep a chunk's bytes until the chunk is acknowledged, to send it again after a failure.`,
-  `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path, { highWaterMark: 1 MiB })), { size })\` (a web ReadableStream; toWeb copies every piece); a \`-node\` row: the same source with \`fetch: nodeStreamFetch\` from \`@promo-review/upload-chunker/node\` (chunk bodies through node:http); iterable: the \`fs.createReadStream\` itself as an AsyncIterable (no toWeb); blob: \`uploader.upload(await fileSource(path))\` (a File backed by the file, its streamed chunks read with \`fs\`); blob-api: \`uploader.upload(await fs.openAsBlob(path))\`, a plain Blob read through Node's Blob API (64 KiB reads, then copied together). All against a simulator with \`maxChunkSize\` 50 MiB, default \`readAheadBytes\` (8 MiB).`,
+  `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path, { highWaterMark: 1 MiB })), { size })\` (a web ReadableStream; toWeb copies every piece); every uploader row sends chunk bodies as Node's default does, through node:http (\`nodeStreamFetch\`), and a \`-fetch\` row is the same source with \`fetch: globalThis.fetch\` (Node's fetch, as every other runtime sends); iterable: the \`fs.createReadStream\` itself as an AsyncIterable (no toWeb); blob: \`uploader.upload(await fileSource(path))\` (a File backed by the file, its streamed chunks read with \`fs\`); blob-api: \`uploader.upload(await fs.openAsBlob(path))\`, a plain Blob read through Node's Blob API (64 KiB reads, then copied together). All against a simulator with \`maxChunkSize\` 50 MiB, default \`readAheadBytes\` (8 MiB).`,
   `- Both simulators run in the benchmark's process and store each chunk the same way (streamed to a temporary file, SHA-256 as it arrives); every upload's server-side SHA-256 was checked. Each client runs in its own child process; RSS is its \`process.resourceUsage().maxRSS\`.`,
   `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
   ``,

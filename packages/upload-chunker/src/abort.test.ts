@@ -23,10 +23,13 @@ function uploaderFor(retry = {}, fetch?: typeof globalThis.fetch): Uploader {
   });
 }
 
-/** Both ways a chunk can go out: the platform's fetch, and node:http through `nodeStreamFetch`. */
-const TRANSPORTS: [string, typeof globalThis.fetch | undefined][] = [
-  ["the platform's fetch", undefined],
+/**
+ * Both ways a chunk can go out: node:http through `nodeStreamFetch` (Node's default), and the
+ * platform's fetch (every other runtime's, or Node's when passed as `fetch`).
+ */
+const TRANSPORTS: [string, typeof globalThis.fetch][] = [
   ["nodeStreamFetch", nodeStreamFetch],
+  ["the platform's fetch", globalThis.fetch],
 ];
 
 /** Active timers and sockets of this process. */

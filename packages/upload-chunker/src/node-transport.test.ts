@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { RetryEvent, Uploader } from "./index.js";
+import { createUploader, type RetryEvent, type Uploader } from "./index.js";
 import { fileSource, nodeStreamFetch } from "./node.js";
 import {
   addFailingChunkFaults,
@@ -34,8 +34,14 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe("nodeStreamFetch (from ./node) carries every chunk body through node:http", () => {
-  it("every streamed source kind arrives intact, and no chunk PUT goes through the platform's fetch", async () => {
+describe("on Node, chunk bodies go through node:http (nodeStreamFetch) unless another fetch is given", () => {
+  // The platform's fetch is looked up at call time, so the spy below sees the calls made through it.
+  const platformFetch: typeof fetch = (input, init) => globalThis.fetch(input, init);
+  it.each([
+    ["by default", {}, 0],
+    ["nodeStreamFetch given", { fetch: nodeStreamFetch }, 0],
+    ["the platform's fetch given", { fetch: platformFetch }, 4 * 6],
+  ])("every streamed source kind arrives intact (%s)", async (_, config, platformPuts) => {
     const platform = vi.spyOn(globalThis, "fetch");
     try {
       const bytes = patterned(5 * CHUNK + 777, 3);
@@ -47,8 +53,14 @@ describe("nodeStreamFetch (from ./node) carries every chunk body through node:ht
         Blob: new Blob([bytes as BlobPart]),
         fileSource: await fileSource(path),
       };
+      const chosen = createUploader({
+        filesUrl: sim.filesUrl,
+        credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+        pollIntervalMs: 5,
+        ...config,
+      });
       for (const [kind, source] of Object.entries(sources)) {
-        const result = await uploader.upload(source, {
+        const result = await chosen.upload(source, {
           fileName: `${kind}.mp4`,
           contentType: "video/mp4",
           size: bytes.length,
@@ -60,13 +72,15 @@ describe("nodeStreamFetch (from ./node) carries every chunk body through node:ht
         expect(chunkPuts(sim, result.uploadId)).toHaveLength(6);
       }
       const puts = platform.mock.calls.filter(([input, init]) => methodOf(input, init) === "PUT");
-      expect(puts).toEqual([]);
-      expect(platform).toHaveBeenCalled(); // initiation and status reads still use it
+      expect(puts).toHaveLength(platformPuts);
+      expect(platform).toHaveBeenCalled(); // initiation and status reads use it in every case
     } finally {
       platform.mockRestore();
     }
   });
+});
 
+describe("nodeStreamFetch under failures", () => {
   it("20% of chunk PUTs failing (5xx, resets mid-body, 429, an HTML 502): intact, every extra send explained by a failure", async () => {
     addFailingChunkFaults(sim, { resetAfterBytes: 100_000, seed: 200 });
     try {

@@ -1,7 +1,7 @@
 /**
  * Node-only helpers: a file path as an upload source, and `nodeStreamFetch` (from
- * `@promo-review/http/node`), the faster transport for chunk bodies on Node. Kept off the main entry
- * so browsers, Deno and Workers never load a Node built-in.
+ * `@promo-review/http/node`), the transport for chunk bodies that is already Node's default (exported
+ * to wrap it). Kept off the main entry so browsers, Deno and Workers never load a Node built-in.
  * @packageDocumentation
  */
 import { openAsBlob, type Stats } from "node:fs";
