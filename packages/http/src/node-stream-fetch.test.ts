@@ -89,14 +89,23 @@ describe("a stream body goes out through node:http; every other request through 
     expect(await plain.json()).toMatchObject({ method: "GET", length: 0 });
   });
 
-  it("takes the stream from a Request too, and gives no body for 204", async () => {
+  it("keeps a Request's own body (always a stream, even from a string) on the platform's fetch, and gives no body for 204", async () => {
     const url = await serve((req, res) => {
       req.resume();
       req.on("end", () => res.writeHead(204).end());
     });
-    const { stream } = pieces(3);
-    const request = new Request(`${url}/x`, { method: "POST", body: stream, duplex: "half" } as RequestInit);
-    const response = await nodeStreamFetch(request);
+    const platform = vi.spyOn(globalThis, "fetch");
+    const json = new Request(`${url}/x`, { method: "POST", body: '{"a":1}' });
+    expect(json.body).toBeInstanceOf(ReadableStream);
+    expect((await nodeStreamFetch(json)).status).toBe(204);
+    expect(platform).toHaveBeenCalledTimes(1);
+
+    const response = await nodeStreamFetch(`${url}/x`, {
+      method: "POST",
+      body: pieces(3).stream,
+      duplex: "half",
+    } as RequestInit);
+    expect(platform).toHaveBeenCalledTimes(1);
     expect(response.status).toBe(204);
     expect(response.body).toBeNull();
   });

@@ -1,6 +1,6 @@
 /**
- * A `fetch` for Node that sends a request whose body is a `ReadableStream` through `node:http` /
- * `node:https`, and every other request through the platform's `fetch`. The Node entry's
+ * A `fetch` for Node that sends a request whose `init.body` is a `ReadableStream` through `node:http`
+ * / `node:https`, and every other request through the platform's `fetch`. The Node entry's
  * `createHttpClient` uses it unless given a `fetch` (see `client-node.ts`), so every client of the SDK
  * sends upload chunks this way on Node; it is exported to wrap it in a `fetch` of one's own.
  *
@@ -24,9 +24,11 @@ import { Readable } from "node:stream";
 
 /** `fetch`, with stream bodies sent through `node:http` (see the module comment). */
 export const nodeStreamFetch: typeof fetch = (input, init) => {
-  const given = input instanceof Request ? input : undefined;
-  const body = init?.body ?? given?.body;
+  // Only a stream handed over as `init.body` (how the SDK sends an upload chunk): a `Request`'s own
+  // body is always a stream, even one made from a JSON string, and such requests stay on `fetch`.
+  const body = init?.body;
   if (!(body instanceof ReadableStream)) return fetch(input, init);
+  const given = input instanceof Request ? input : undefined;
   // The request's parts are read here rather than through `new Request(input, init)`, which would
   // take the stream over (and proxy it) before a byte is sent.
   return sendStream({
