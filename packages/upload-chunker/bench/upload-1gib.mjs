@@ -97,25 +97,28 @@ const stats = (values) => {
 const fmt = ({ median, min, max }, digits = 0) =>
   `${median.toFixed(digits)} (${min.toFixed(digits)}–${max.toFixed(digits)})`;
 const throughput = (r) => SIZE / MiB / (r.ms / 1000);
-const ceilingMedian = stats(results.ceiling.map(throughput)).median;
-const floorMedian = results.floor ? stats(results.floor.map(throughput)).median : undefined;
+// Each ratio is taken within a round (the modes of one round run back to back, seconds apart), then
+// the median over the rounds: a machine whose speed drifts from round to round (a shared host) moves
+// a mode and its reference together, so the drift cancels instead of widening the spread.
+const perRound = (mode, reference) =>
+  stats(results[mode].map((r, i) => throughput(r) / throughput(results[reference][i])));
 const REFERENCES = new Set(["ceiling", "floor"]); // not the uploader: no bar
 const rows = modes.map((mode) => {
   const t = stats(results[mode].map(throughput));
-  const ratio = stats(results[mode].map((r) => throughput(r) / ceilingMedian));
+  const ratio = perRound(mode, "ceiling");
   const rss = stats(results[mode].map((r) => r.maxRssBytes / MiB));
   const verdict = REFERENCES.has(mode)
     ? "—"
     : ratio.median >= 0.8 && rss.max <= RSS_BAR / MiB
       ? "pass"
       : "FAIL";
-  const toFloor = floorMedian === undefined ? "–" : (t.median / floorMedian).toFixed(2);
+  const toFloor = results.floor ? perRound(mode, "floor").median.toFixed(2) : "–";
   return `| ${mode} | ${fmt(t)} | ${mode === "ceiling" ? "1 (the ceiling)" : fmt(ratio, 2)} | ${toFloor} | ${fmt(rss)} | ${verdict} |`;
 });
 const table = [
   `# upload-chunker benchmark`,
   ``,
-  `${SIZE / MiB} MiB over loopback, chunks of ${CHUNK / MiB} MiB (the simulator's maxChunkSize), ${RUNS} runs per mode, median (min–max).`,
+  `${SIZE / MiB} MiB over loopback, chunks of ${CHUNK / MiB} MiB (the simulator's maxChunkSize), ${RUNS} runs per mode, median (min–max). A round runs every mode once, back to back; a ratio is taken within each round, then its median over the rounds.`,
   `Bars: throughput >= 0.80 of the ceiling (median), client peak RSS <= 2 x chunk + 100 MiB = ${RSS_BAR / MiB} MiB (max).`,
   ``,
   `| client | MiB/s | ratio to ceiling | ratio to fetch floor | client peak RSS (MiB) | bar |`,
