@@ -2,6 +2,7 @@
  * Counts the requests a run makes, per service, through the `fetch` the client is given. The main
  * API's count is what the run spent of the per-key budget (60 a minute); the file service has none.
  */
+import { nodeStreamFetch } from "@promo-review/sdk/node";
 
 /** Requests made so far. */
 export interface RequestCounts {
@@ -19,10 +20,14 @@ export interface CountingFetch {
   readonly counts: RequestCounts;
 }
 
-/** Wraps `base` (default: the global `fetch`), classifying each request by the service its URL is on. */
+/**
+ * Wraps `base`, classifying each request by the service its URL is on. The default is what a client
+ * uses on Node when given no `fetch`: `nodeStreamFetch` (upload chunks through `node:http`, every
+ * other request through the platform's `fetch`), so a counted run sends exactly as an uncounted one.
+ */
 export function countingFetch(
   urls: { baseUrl: string; filesUrl: string },
-  base: typeof fetch = globalThis.fetch,
+  base: typeof fetch = nodeStreamFetch,
 ): CountingFetch {
   const counts: RequestCounts = { main: 0, files: 0, chunks: 0 };
   const within = (url: string, root: string) => url.startsWith(root.replace(/\/+$/, ""));
