@@ -8,6 +8,7 @@ import {
 } from "@promo-review/errors";
 import ky, { type BeforeRequestHook, type Hooks, type KyInstance } from "ky";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
+import { deadlineSignal } from "./deadline.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
 
@@ -174,15 +175,15 @@ function sendStreamOnce(send: typeof fetch): BeforeRequestHook {
   return (request, options) => {
     const once = (options as { context?: { sendOnce?: { timeoutMs: number } } }).context?.sendOnce;
     if (!once) return undefined;
-    const signal = AbortSignal.any([request.signal, AbortSignal.timeout(once.timeoutMs)]);
+    const limit = deadlineSignal(once.timeoutMs, request.signal);
     return send(request.url, {
       method: request.method,
       headers: request.headers,
       body: request.body,
       redirect: request.redirect,
-      signal,
+      signal: limit.signal,
       duplex: "half",
-    } as RequestInit);
+    } as RequestInit).finally(limit.clear);
   };
 }
 

@@ -18,5 +18,6 @@ export {
   type SessionCredentials,
   secretsOf,
 } from "./credentials.js";
+export { type Deadline, deadlineSignal } from "./deadline.js";
 export { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
 export { newCorrelationId, resolveUrl } from "./url.js";

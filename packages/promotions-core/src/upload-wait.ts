@@ -8,7 +8,7 @@
  * `UploadNotReadyError` that says how long it waited.
  */
 import { AbortError, errorFromTransport, UploadNotReadyError } from "@promo-review/errors";
-import { DEFAULT_RETRY, retryDelay, sleep } from "@promo-review/http";
+import { DEFAULT_RETRY, deadlineSignal, retryDelay, sleep } from "@promo-review/http";
 
 /** Waits until the given uploads are ready; rejects when one cannot become ready. */
 export type UploadWaiter = (uploadIds: string[], options: { signal?: AbortSignal }) => Promise<void>;
@@ -59,7 +59,8 @@ export async function sendWaitingForUploads<T>(
       if (!(error instanceof UploadNotReadyError)) throw error;
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw tooLong(error, options.timeoutMs);
-      const bounded = AbortSignal.any([...(signal ? [signal] : []), AbortSignal.timeout(remaining)]);
+      const limit = deadlineSignal(remaining, signal);
+      const bounded = limit.signal;
       try {
         if (waiter) await waiter(error.notReadyUploadIds, { signal: bounded });
         else await fallback(round, bounded);
@@ -73,6 +74,8 @@ export async function sendWaitingForUploads<T>(
         if (bounded.aborted) throw tooLong(error, options.timeoutMs);
         // A waiter's own failure (an upload that failed, say) ends the operation with its reason.
         throw waitError;
+      } finally {
+        limit.clear();
       }
     }
   }
