@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createTlsServer, globalAgent } from "node:https";
 import type { AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -7,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createHttpClient } from "./index.js";
 import { createHttpClient as createNodeHttpClient } from "./index.node.js";
 import { nodeStreamFetch } from "./node.js";
+import { TEST_TLS } from "./test-tls.js";
 
 const credentials = { apiKey: "sk_test_node", externalUserId: "u-1" };
 setFlagsFromString("--expose-gc");
@@ -113,6 +115,36 @@ describe("a stream body goes out through node:http; every other request through 
     expect(platform).toHaveBeenCalledTimes(1);
     expect(response.status).toBe(204);
     expect(response.body).toBeNull();
+  });
+});
+
+describe("https: URLs go through node:https, with the certificate checks of the default agent", () => {
+  it("sends every byte to a TLS server whose certificate is trusted, and refuses one that is not", async () => {
+    const server = createTlsServer(TEST_TLS, echo);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    closers.push(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1/uploads/u`;
+    const send = () =>
+      nodeStreamFetch(url, { method: "PUT", body: pieces(8).stream, duplex: "half" } as RequestInit);
+
+    // Not trusted: the TLS handshake fails, as fetch fails, with the reason as the cause.
+    const refused = await send().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TypeError);
+    expect((refused as { cause: { code: string } }).cause.code).toBe("DEPTH_ZERO_SELF_SIGNED_CERT");
+
+    // Trusted the way a user adds a CA for node:https (NODE_EXTRA_CA_CERTS does the same at startup).
+    const before = globalAgent.options.ca;
+    globalAgent.options.ca = TEST_TLS.cert;
+    try {
+      const response = await send();
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ method: "PUT", length: 8 * 64 * 1024 });
+    } finally {
+      globalAgent.options.ca = before;
+    }
   });
 });
 
