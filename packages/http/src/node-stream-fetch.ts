@@ -60,12 +60,8 @@ function sendStream({ url: href, method, headers: given, body, signal }: StreamR
   }
   if (signal?.aborted) return Promise.reject(signal.reason);
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-  const headers: Record<string, string> = {};
-  given.forEach((value, name) => {
-    headers[name] = value;
-  });
   return new Promise<Response>((resolve, reject) => {
-    const outgoing = send(url, { method, headers });
+    const outgoing = send(url, { method, headers: Object.fromEntries(given) });
     const reader = body.getReader();
     let settled = false;
     const fail = (reason: unknown) => {
