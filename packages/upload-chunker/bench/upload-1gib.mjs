@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { startSimulator } from "@promo-review/simulator";
 
 const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
 const SIZE = Number(process.env.BENCH_SIZE ?? 1024 * MiB);
 const CHUNK = 50 * MiB;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -113,7 +114,8 @@ const rows = modes.map((mode) => {
       ? "pass"
       : "FAIL";
   const toFloor = results.floor ? perRound(mode, "floor").median.toFixed(2) : "–";
-  return `| ${mode} | ${fmt(t)} | ${mode === "ceiling" ? "1 (the ceiling)" : fmt(ratio, 2)} | ${toFloor} | ${fmt(rss)} | ${verdict} |`;
+  const cpu = stats(results[mode].map((r) => (r.cpu.user + r.cpu.system) / 1e6 / (SIZE / GiB)));
+  return `| ${mode} | ${fmt(t)} | ${mode === "ceiling" ? "1 (the ceiling)" : fmt(ratio, 2)} | ${toFloor} | ${fmt(rss)} | ${fmt(cpu, 2)} | ${verdict} |`;
 });
 const table = [
   `# upload-chunker benchmark`,
@@ -121,14 +123,15 @@ const table = [
   `${SIZE / MiB} MiB over loopback, chunks of ${CHUNK / MiB} MiB (the simulator's maxChunkSize), ${RUNS} runs per mode, median (min–max). A round runs every mode once, back to back; a ratio is taken within each round, then its median over the rounds.`,
   `Bars: throughput >= 0.80 of the ceiling (median), client peak RSS <= 2 x chunk + 100 MiB = ${RSS_BAR / MiB} MiB (max).`,
   ``,
-  `| client | MiB/s | ratio to ceiling | ratio to fetch floor | client peak RSS (MiB) | bar |`,
-  `| --- | --- | --- | --- | --- | --- |`,
+  `| client | MiB/s | ratio to ceiling | ratio to fetch floor | client peak RSS (MiB) | client CPU (s per GiB) | bar |`,
+  `| --- | --- | --- | --- | --- | --- | --- |`,
   ...rows,
   ``,
   `- ceiling: one plain \`node:http\` PUT of the whole file (\`fs.createReadStream\` piped into the request, Content-Length set) to \`PUT /v1/uploads/{id}\` of a simulator started with \`maxChunkSize\` = the file size.`,
   `- floor: not the uploader. The same web stream as \`stream\`, sent in the same 50 MiB chunk PUTs by a bare \`fetch\` that passes each piece straight through and keeps nothing (so it could not retry a chunk): what \`fetch\` and this stream cost here before any uploader work. An uploader must keep a chunk's bytes until the chunk is acknowledged, to send it again after a failure.`,
   `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path, { highWaterMark: 1 MiB })), { size })\` (a web ReadableStream; toWeb copies every piece); every uploader row sends chunk bodies as Node's default does, through node:http (\`nodeStreamFetch\`), and a \`-fetch\` row is the same source with \`fetch: globalThis.fetch\` (Node's fetch, as every other runtime sends); iterable: the \`fs.createReadStream\` itself as an AsyncIterable (no toWeb); blob: \`uploader.upload(await fileSource(path))\` (a File backed by the file, its streamed chunks read with \`fs\`); blob-api: \`uploader.upload(await fs.openAsBlob(path))\`, a plain Blob read through Node's Blob API (64 KiB reads, then copied together). All against a simulator with \`maxChunkSize\` 50 MiB, default \`readAheadBytes\` (8 MiB).`,
-  `- Both simulators run in the benchmark's process and store each chunk the same way (streamed to a temporary file, SHA-256 as it arrives); every upload's server-side SHA-256 was checked. Each client runs in its own child process; RSS is its \`process.resourceUsage().maxRSS\`.`,
+  `- Every client's clock runs from its initiate request to the answer to its last byte (the uploader with \`waitForCompletion: false\`). Before it, every client makes one request, so that no mode times Node loading its \`fetch\` on first use (about 45 ms), which an application pays once per process.`,
+  `- Both simulators run in the benchmark's process and store each chunk the same way (streamed to a temporary file, SHA-256 as it arrives); every upload's server-side SHA-256 was checked. Each client runs in its own child process; RSS is its \`process.resourceUsage().maxRSS\`, CPU its \`process.cpuUsage()\` (user + system, the whole process, warm-up request included).`,
   `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}.`,
   ``,
 ].join("\n");
