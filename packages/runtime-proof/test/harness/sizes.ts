@@ -62,20 +62,41 @@ export const OUR_TARGETS: SizeTarget[] = [
   only("sdk", "formatOf", "tree-shaken"),
 ];
 
+/** A budget a package misses today, as reported to the lead. */
+export interface ReportedOverBudget {
+  /**
+   * The min+gzip size reported, in bytes (5780 is 5.64 KB). The package may shrink but not grow past
+   * it: a change that adds weight to a package already over budget fails until this figure is raised
+   * on purpose.
+   */
+  reported: number;
+  /** Where the weight is, as measured. */
+  why: string;
+}
+
 /**
  * Budgets that a package misses today and that were reported to the lead, with the figure reported.
- * Such a row prints as over budget and the test checks it is STILL over (so the fix makes the test
- * fail until the entry is removed and the budget enforced again). Empty this map, never grow it
- * silently.
+ * Such a row prints as over budget, and the test checks it is STILL over (so the fix makes the test
+ * fail until the entry is removed and the budget enforced again) and no larger than reported. Empty
+ * this map, never grow it silently.
  */
-export const REPORTED_OVER_BUDGET: Record<string, string> = {
-  "@promo-review/errors":
-    "5.63 KB against 3 KB: its own files alone are 3.97 KB (issue 2's behaviour), valibot for the envelope and details adds 1.7 KB",
-  "@promo-review/webhook-verify":
-    "10.73 KB against 6 KB: its own files alone are 6.50 KB, and its designed dependencies as it uses them (valibot for the event, eventemitter3, errors' base class) are 4.79 KB by themselves",
-  "@promo-review/upload-chunker":
-    "17.96 KB against 12 KB: its dependencies as it uses them (ky, eventemitter3, errors' HTTP mapping with valibot) are 10.85 KB by themselves, its own files 6.94 KB",
-  "@promo-review/sdk": "36.21 KB against 30 KB: the packages it assembles (its own files are 3.13 KB)",
+export const REPORTED_OVER_BUDGET: Record<string, ReportedOverBudget> = {
+  "@promo-review/errors": {
+    reported: 5780,
+    why: "against 3 KB: its own files alone are 3.96 KB (issue 2's behaviour), valibot for the envelope and details adds 1.7 KB",
+  },
+  "@promo-review/webhook-verify": {
+    reported: 10940,
+    why: "against 6 KB: its own files alone are 6.57 KB (issue 7's behaviour: HMAC and Ed25519, rotation, handlers), and its designed dependencies as it uses them (valibot for the event, eventemitter3, errors' base class) are 4.79 KB by themselves",
+  },
+  "@promo-review/upload-chunker": {
+    reported: 18471,
+    why: "against 12 KB: its dependencies as it uses them (ky, eventemitter3, errors' HTTP mapping with valibot) are 10.85 KB by themselves, its own files 6.94 KB",
+  },
+  "@promo-review/sdk": {
+    reported: 37086,
+    why: "against 30 KB: the packages it assembles (its own files are 3.14 KB)",
+  },
 };
 
 /** The peers a user would pick instead. */
