@@ -21,7 +21,7 @@ import type { Random } from "./random.js";
  * How many received bytes may wait for the file while a write is under way. Socket reads arrive in
  * pieces of about 64 KiB; with the write stream's default of 16 KiB every piece became its own write
  * on the thread pool (16 384 per GiB). Up to 1 MiB waiting lets the stream write them together: the
- * simulator's CPU per GiB stored fell from about 2.6 s to 1.8 s on a 2-core machine
+ * simulator's CPU per GiB stored fell from 2.3–3.0 s to 1.7–2.1 s on a 2-core machine
  * (`packages/upload-chunker/bench`), which leaves the client under test its core.
  */
 const WRITE_BATCH_BYTES = 1024 * 1024;
