@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ViteUserConfig } from "vitest/config";
+import { findProgram, type SystemProgram, skippingForbidden } from "./testing/system-programs.ts";
 
 type ExportTarget = string | { [condition: string]: ExportTarget };
 
@@ -49,6 +50,28 @@ export interface PackageTestOptions {
   coverageExclude?: string[];
   /** Run test files one after another (for suites that bind ports or spawn processes). */
   sequential?: boolean;
+  /**
+   * Source files that only a suite needing a system program exercises, by program (for example
+   * `{ "redis-server": ["src/redis.ts"] }`). When the program is absent outside CI, that suite skips
+   * and these files leave coverage, so a machine without the program measures only what ran; with
+   * `CI=true` nothing skips and they are always measured. See CONTRIBUTING, "Coverage when a suite skips".
+   */
+  coverageNeeds?: Partial<Record<SystemProgram, string[]>>;
+}
+
+/**
+ * The files to leave out of coverage because the one suite that exercises them skips on this machine.
+ * Says so loudly, next to the suite's own skip message, so a reader of the run sees both.
+ */
+export function unmeasuredWithout(needs: Partial<Record<SystemProgram, string[]>> = {}): string[] {
+  if (skippingForbidden()) return [];
+  const unmeasured: string[] = [];
+  for (const [program, files] of Object.entries(needs) as [SystemProgram, string[]][]) {
+    if (findProgram(program)) continue;
+    console.warn(`!!! coverage: ${program} is absent, so ${files.join(", ")} are not measured in this run`);
+    unmeasured.push(...files);
+  }
+  return unmeasured;
 }
 
 /** Builds the vitest configuration for one package. */
@@ -67,7 +90,12 @@ export function packageTestConfig(options: PackageTestOptions): ViteUserConfig {
       coverage: {
         provider: "v8",
         include: ["src/**/*.ts"],
-        exclude: ["src/**/*.test.ts", "src/**/*.d.ts", ...(options.coverageExclude ?? [])],
+        exclude: [
+          "src/**/*.test.ts",
+          "src/**/*.d.ts",
+          ...(options.coverageExclude ?? []),
+          ...unmeasuredWithout(options.coverageNeeds),
+        ],
         reporter: ["text-summary", "json-summary"],
         thresholds: { lines: 90 },
       },

@@ -5,24 +5,13 @@
  * prefixes) for every package that tests a Redis-backed store.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
 import { createServer } from "node:net";
-import { delimiter, join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import { findProgram, programAvailable } from "./system-programs.ts";
 
-/** The redis-server binary on PATH (or /usr/bin), if any. */
+/** The redis-server binary on PATH (or /usr/bin, /usr/local/bin), if any. */
 export function findRedisServer(): string | undefined {
-  const dirs = [...(process.env["PATH"] ?? "").split(delimiter), "/usr/bin", "/usr/local/bin"];
-  for (const dir of dirs) {
-    const candidate = join(dir, "redis-server");
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+  return findProgram("redis-server");
 }
 
 /**
@@ -30,16 +19,7 @@ export function findRedisServer(): string | undefined {
  * where nothing may skip.
  */
 export function redisAvailable(suite: string): boolean {
-  if (findRedisServer()) return true;
-  if (process.env["CI"] === "true")
-    throw new Error(`${suite}: redis-server is not installed, and CI=true forbids skipping`);
-  console.warn(
-    `\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n` +
-      `!!! ${suite}: SKIPPED, redis-server not found on PATH.\n` +
-      `!!! Install it (apt-get install redis-server) to run it.\n` +
-      `!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!\n`,
-  );
-  return false;
+  return programAvailable("redis-server", suite);
 }
 
 /** A free TCP port on 127.0.0.1 (asked of the OS, then released). */
