@@ -123,6 +123,16 @@ export function redirect(status: number, location: string): Answer {
   };
 }
 
+/**
+ * Ways a hostile answer may spell another origin's URL: as it is, with an upper-case scheme (which
+ * a text comparison would miss), and `localhost` for `127.0.0.1` (the same machine, another origin).
+ */
+export const OTHER_ORIGIN_SPELLINGS: readonly (readonly [name: string, spell: (url: string) => string])[] = [
+  ["as returned", (url) => url],
+  ["upper-case scheme", (url) => url.replace("http://", "HTTP://")],
+  ["localhost for 127.0.0.1", (url) => url.replace("127.0.0.1", "localhost")],
+];
+
 /** The five redirect codes a client may meet. */
 export const REDIRECT_CODES = [301, 302, 303, 307, 308] as const;
 

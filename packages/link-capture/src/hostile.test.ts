@@ -5,6 +5,7 @@ import {
   HUGE_WAITS,
   hugeWait,
   json,
+  OTHER_ORIGIN_SPELLINGS,
   REDIRECT_CODES,
   redirect,
   trickle,
@@ -37,11 +38,7 @@ async function setup(statusUrl: (service: HostileServer, stranger: HostileServer
 }
 
 describe("a statusUrl on another origin is never polled", () => {
-  for (const [name, spell] of [
-    ["as returned", (url: string) => url],
-    ["upper-case scheme", (url: string) => url.replace("http://", "HTTP://")],
-    ["localhost for 127.0.0.1", (url: string) => url.replace("127.0.0.1", "localhost")],
-  ] as const) {
+  for (const [name, spell] of OTHER_ORIGIN_SPELLINGS) {
     it(`${name}: capture fails with ForeignOriginError naming both origins; nothing reaches the other origin`, async () => {
       const { service, stranger, links } = await setup(
         (_s, other) => `${spell(other.url)}/v1/links/imports/x?sig=s3cr3t`,
