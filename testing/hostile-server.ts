@@ -221,3 +221,16 @@ export function echoSecrets(status = 500, code = "INTERNAL_ERROR"): Answer {
     );
   };
 }
+
+/** A uuid for ids in hostile answers and requests (ids that go into paths are uuids). */
+export const HOSTILE_ID = "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d";
+
+/** A promotion creation body, well formed, for suites that send `create` to a hostile server. */
+export const PROMOTION_BODY = {
+  promotionName: "Spring offer",
+  productIds: [HOSTILE_ID],
+  channelIds: [HOSTILE_ID],
+  jurisdictionId: HOSTILE_ID,
+  fileFormat: "pdf" as const,
+  uploadIds: [HOSTILE_ID],
+};

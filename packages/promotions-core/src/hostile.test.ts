@@ -1,9 +1,11 @@
 import { ForeignOriginError, MAX_SERVER_WAIT_MS, RateLimitError, TimeoutError } from "@promo-review/errors";
 import { describe, expect, it } from "vitest";
 import {
+  HOSTILE_ID,
   HUGE_WAITS,
   hugeWait,
   json,
+  PROMOTION_BODY,
   REDIRECT_CODES,
   redirect,
   trickle,
@@ -12,15 +14,8 @@ import {
 import { createPromotionsClient, type PromotionsClientOptions } from "./index.js";
 
 const apiKey = "sk_test_promotions_hostile";
-const id = "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d";
-const body = {
-  promotionName: "Spring offer",
-  productIds: [id],
-  channelIds: [id],
-  jurisdictionId: id,
-  fileFormat: "pdf" as const,
-  uploadIds: [id],
-};
+const id = HOSTILE_ID;
+const body = PROMOTION_BODY;
 const start = useHostileServers();
 
 /** A hostile main API and a stranger on another origin that answers like a service would. */

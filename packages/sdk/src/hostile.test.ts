@@ -2,10 +2,12 @@ import { inspect } from "node:util";
 import { ForeignOriginError, MAX_SERVER_WAIT_MS, RateLimitError, TimeoutError } from "@promo-review/errors";
 import { describe, expect, it } from "vitest";
 import {
+  HOSTILE_ID,
   type HostileServer,
   HUGE_WAITS,
   hugeWait,
   json,
+  PROMOTION_BODY,
   REDIRECT_CODES,
   redirect,
   trickle,
@@ -13,15 +15,8 @@ import {
 } from "../../../testing/hostile-server.ts";
 import { type ClientConfig, createClient } from "./index.js";
 
-const id = "5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d";
-const body = {
-  promotionName: "Spring offer",
-  productIds: [id],
-  channelIds: [id],
-  jurisdictionId: id,
-  fileFormat: "pdf" as const,
-  uploadIds: [id],
-};
+const id = HOSTILE_ID;
+const body = PROMOTION_BODY;
 const start = useHostileServers();
 let keys = 0;
 
