@@ -25,10 +25,6 @@ export class ForeignOriginError extends PromoReviewError {
     this.origin = init.origin;
     this.expectedOrigin = init.expectedOrigin;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), origin: this.origin, expectedOrigin: this.expectedOrigin };
-  }
 }
 
 /**

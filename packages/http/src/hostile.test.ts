@@ -142,7 +142,7 @@ describe("redirects are never followed blindly", () => {
       const get = await client.request("/v1/channels").catch((e: unknown) => e);
       expect(get).toBeInstanceOf(ForeignOriginError);
       expect(get).toMatchObject({ origin: stranger.url, expectedOrigin: service.url });
-      expect((get as Error).message).toMatch(/redirected/);
+      expect((get as Error).message).toMatch(/Redirected/);
       const post = await client
         .request("/v1/promotions", { method: "POST", json: { promotionName: "x" } })
         .catch((e: unknown) => e);

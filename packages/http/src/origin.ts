@@ -32,24 +32,24 @@ export function originOf(url: string): string | undefined {
  * pasted as a URL must not end up in a log).
  */
 export function createOriginPolicy(baseUrl: string, trustedOrigins: readonly string[] = []): OriginPolicy {
-  const origin = httpOrigin(baseUrl);
-  if (origin === undefined) {
-    throw localValidationError(
-      [{ field: "baseUrl", message: "is not an absolute http(s) URL (for example https://api.example.com)" }],
-      "The client configuration is invalid",
-    );
-  }
-  const allowed = new Set([origin]);
-  trustedOrigins.forEach((entry, index) => {
-    const trusted = httpOrigin(entry);
-    if (trusted === undefined) {
+  const allowed = new Set<string>();
+  // Checked in turn, so that the field named is the first bad one.
+  [baseUrl, ...trustedOrigins].forEach((url, index) => {
+    const origin = originOf(url);
+    if (!/^https?:/.test(origin ?? "")) {
       throw localValidationError(
-        [{ field: `trustedOrigins.${index}`, message: "is not an absolute http(s) URL" }],
+        [
+          {
+            field: index ? `trustedOrigins.${index - 1}` : "baseUrl",
+            message: "is not an absolute http(s) URL",
+          },
+        ],
         "The client configuration is invalid",
       );
     }
-    allowed.add(trusted);
+    allowed.add(origin as string);
   });
+  const origin = originOf(baseUrl) as string;
   return {
     origin,
     check(url, { method, redirect = false }) {
@@ -59,13 +59,8 @@ export function createOriginPolicy(baseUrl: string, trustedOrigins: readonly str
       throw new ForeignOriginError({
         origin: named,
         expectedOrigin: origin,
-        message: `${redirect ? "The service redirected" : "The service returned a URL for"} ${method} to ${named}, not ${origin}; nothing was sent there, since credentials go only to the service's origin (list it in trustedOrigins if your deployment really serves it)`,
+        message: `${redirect ? "Redirected" : "Refused"} ${method} to ${named}, not ${origin}: nothing was sent (credentials go to their own origin only; see trustedOrigins)`,
       });
     },
   };
-}
-
-function httpOrigin(url: string): string | undefined {
-  const origin = originOf(url);
-  return origin?.startsWith("http://") || origin?.startsWith("https://") ? origin : undefined;
 }

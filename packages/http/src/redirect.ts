@@ -40,12 +40,12 @@ export function nextHop(response: Response, context: HopContext): string {
   const refuse = (why: string) =>
     new RedirectError({
       code: "REDIRECT_REFUSED",
-      message: `${method} was redirected (HTTP ${response.status}) and the redirect was not followed: ${why}`,
+      message: `${method} redirect (HTTP ${response.status}) not followed: ${why}`,
       status: response.status || undefined,
       correlationId: response.headers.get("x-correlation-id") ?? undefined,
     });
   if (response.type === "opaqueredirect") {
-    throw refuse("the runtime hides its target (an opaque redirect), so its origin cannot be checked");
+    throw refuse("an opaque redirect hides its target");
   }
   const location = response.headers.get("location");
   let target: string;
@@ -53,14 +53,14 @@ export function nextHop(response: Response, context: HopContext): string {
     if (!location) throw new TypeError("no Location");
     target = new URL(location, url).href;
   } catch {
-    throw refuse("it names no valid Location");
+    throw refuse("no valid Location");
   }
   context.policy.check(target, { method, redirect: true });
-  if (context.hops >= MAX_REDIRECTS) throw refuse(`more than ${MAX_REDIRECTS} redirects in a row`);
+  if (context.hops >= MAX_REDIRECTS) throw refuse(`over ${MAX_REDIRECTS} hops`);
   if (READS.has(method)) return target;
   if (response.status !== 307 && response.status !== 308) {
-    throw refuse(`HTTP ${response.status} would turn the ${method} into a GET`);
+    throw refuse(`it would turn the ${method} into a GET`);
   }
-  if (!context.replayable) throw refuse("its body is a stream, which cannot be sent twice");
+  if (!context.replayable) throw refuse("a stream body cannot be sent twice");
   return target;
 }
