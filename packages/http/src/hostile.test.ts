@@ -255,6 +255,19 @@ describe("a deadline covers the whole exchange, body included", () => {
     expect(service.requests).toHaveLength(1);
   });
 
+  it("time spent in the hooks before sending (the rate budget's wait) does not count against timeoutMs", async () => {
+    const service = await start();
+    service.on(/.*/, json(200, { ok: true }));
+    const client = createHttpClient({
+      baseUrl: service.url,
+      credentials,
+      timeoutMs: 200,
+      retry: false,
+      hooks: { beforeRequest: [() => new Promise<void>((resolve) => setTimeout(resolve, 400))] },
+    });
+    expect((await client.request<{ ok: boolean }>("/v1/channels")).data.ok).toBe(true);
+  });
+
   it("with default options a call settles within the documented bound", () => {
     expect(DEFAULT_TIMEOUT_MS).toBe(30_000);
     expect(DEFAULT_IDLE_TIMEOUT_MS).toBeLessThan(DEFAULT_TIMEOUT_MS);
