@@ -42,11 +42,17 @@ export {
   type HttpAnswer,
   readTextCapped,
 } from "./from-response.js";
+export {
+  ForeignOriginError,
+  type ForeignOriginErrorInit,
+  RedirectError,
+} from "./origin.js";
 export { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-error.js";
 export { excerpt, redactSecrets } from "./redact.js";
 export { combineRetryAfter, parseRetryAfter } from "./retry-after.js";
 export { errorFromTransport, type TransportContext } from "./transport.js";
 export { issuesFromValibot, type LocalIssue, localValidationError } from "./validation.js";
+export { isOverWaitBound, MAX_SERVER_WAIT_MS, MAX_TIMER_MS } from "./wait-bound.js";
 export {
   WebhookVerificationError,
   type WebhookVerificationErrorInit,

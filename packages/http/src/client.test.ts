@@ -14,7 +14,7 @@ import { envelope, json, scriptedServer } from "./test-server.js";
 
 const apiKey = "sk_test_abcdef123456";
 const credentials = { apiKey, externalUserId: "user-42" };
-const fast = { baseDelayMs: 1, maxDelayMs: 5 };
+const fast = { baseDelayMs: 1, maxDelayMs: 5, upstreamDelayMs: [1, 5] as const };
 let closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(closers.map((close) => close()));

@@ -1,16 +1,28 @@
 import {
-  errorFromResponse,
+  errorFromHttp,
   errorFromTransport,
   isPromoReviewError,
   type PromoReviewError,
   PromoReviewError as PromoReviewErrorClass,
-  readTextCapped,
 } from "@promo-review/errors";
 import ky, { type BeforeRequestHook, type Hooks, type KyInstance } from "ky";
+import { readBody } from "./body.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
-import { deadlineSignal } from "./deadline.js";
+import { type StartableDeadline, startableDeadline } from "./deadline.js";
+import { createOriginPolicy } from "./origin.js";
+import { isRedirect, nextHop } from "./redirect.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
+
+/** The default deadline of one attempt: from sending to the last byte of the answer. 30 s. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The default longest gap between two pieces of a response body before it counts as stalled. 10 s. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
+
+/** The most of a success body kept (16 MiB) and of an error body (64 KiB). */
+const SUCCESS_LIMIT = 16 * 1024 * 1024;
+const ERROR_LIMIT = 65_536;
 
 /** How an {@link HttpClient} talks to one of the two services. */
 export interface HttpClientOptions {
@@ -19,8 +31,20 @@ export interface HttpClientOptions {
   credentials: Credentials;
   /** A `fetch` to use instead of the global one (tests, proxies, instrumented clients). */
   fetch?: typeof fetch;
-  /** Per-attempt timeout. Default 30 s. */
+  /**
+   * The deadline of one attempt, covering the whole exchange: sending the body, the answer's headers
+   * and reading its body to the end (redirects followed within it). Default 30 s. Time spent
+   * waiting for the rate budget is not counted.
+   */
   timeoutMs?: number;
+  /** A response body with no byte for this long fails with a `TimeoutError`. Default 10 s. */
+  idleTimeoutMs?: number;
+  /**
+   * Further origins (absolute URLs; only scheme, host and port count) that may receive this client's
+   * requests and credentials, for deployments that serve a `statusUrl` or `uploadUrl` elsewhere.
+   * Off by default: any URL on another origin than `baseUrl`'s is refused before sending.
+   */
+  trustedOrigins?: readonly string[];
   /** ky hooks run on every attempt, for example `budget.kyHooks()` from `@promo-review/rate-budget`. */
   hooks?: Hooks;
   /** Retry policy for every request of this client (each request may override it), or `false` for none. */
@@ -39,7 +63,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Sent as `X-Correlation-ID` on every attempt; a fresh one is made when absent. */
   correlationId?: string;
+  /** Overrides the client's `timeoutMs` for this request. */
   timeoutMs?: number;
+  /** Overrides the client's `idleTimeoutMs` for this request. */
+  idleTimeoutMs?: number;
   /** Overrides of the client's policy, or `false` for a single attempt. */
   retry?: Partial<RetryPolicy> | false;
   /**
@@ -68,22 +95,29 @@ export interface HttpClient {
   readonly baseUrl: string;
   /** Sends one request (with retries per policy) and parses the JSON answer. Throws typed errors. */
   request<T = unknown>(path: string, options?: RequestOptions): Promise<HttpResult<T>>;
-  /** Resolves a path or a returned URL (a `statusUrl`) against the base URL, keeping its query verbatim. */
+  /**
+   * Resolves a path or a returned URL (a `statusUrl`) against the base URL, keeping its query
+   * verbatim. Throws a `ForeignOriginError` for a URL on an origin this client does not trust.
+   */
   url(path: string): string;
-  /** Values redacted from every error. */
-  readonly secrets: readonly string[];
 }
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 
 /**
- * Makes a client for one service. Credentials are checked now (a stray space in a key fails here, not
- * as a 401 later). Every request carries `Authorization`, the user headers and `X-Correlation-ID`;
- * runs the given ky hooks (the rate budget) on every attempt; maps any failure to an error from
- * `@promo-review/errors`; and retries only what cannot duplicate work (see `isSafeToRetry`).
+ * Makes a client for one service. Credentials, `baseUrl` and `trustedOrigins` are checked now (a
+ * stray space in a key fails here, not as a 401 later). Every request goes only to the service's
+ * origin (or a trusted one) and carries `Authorization`, the user headers and `X-Correlation-ID`;
+ * redirects are checked hop by hop (see `nextHop`); each attempt has one deadline over the whole
+ * exchange; the given ky hooks (the rate budget) run on every attempt; any failure is an error from
+ * `@promo-review/errors`; and only what cannot duplicate work is retried (see `isSafeToRetry`).
+ *
+ * The credentials live in this function's closure only: no property of the returned object (nor of
+ * any error) holds them, so logging or serialising a client prints no secret.
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   checkCredentials(options.credentials);
+  const policy = createOriginPolicy(options.baseUrl, options.trustedOrigins);
   const secrets = secretsOf(options.credentials);
   const userFetch = options.fetch;
   // A platform fetch called as a method of ky's options object throws "Illegal invocation" in
@@ -92,64 +126,96 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const hooks = options.hooks ?? {};
   const api: KyInstance = ky.create({
     headers: authHeaders(options.credentials),
-    hooks: { ...hooks, beforeRequest: [...(hooks.beforeRequest ?? []), sendStreamOnce(send)] },
+    hooks: {
+      ...hooks,
+      beforeRequest: [...(hooks.beforeRequest ?? []), startDeadline, sendStreamOnce(send)],
+    },
     retry: 0,
+    // The exchange's own deadline (started by `startDeadline`) replaces ky's, which stops at the headers.
+    timeout: false,
     throwHttpErrors: false,
+    redirect: "manual",
     fetch: send,
   });
 
-  async function attempt<T>(url: string, method: string, correlationId: string, request: RequestOptions) {
-    let response: Response;
-    try {
-      response = await api(url, {
-        method,
-        json: request.json,
-        body: request.body,
-        headers: { "X-Correlation-ID": correlationId, ...request.headers },
-        signal: request.signal,
-        timeout: request.timeoutMs ?? options.timeoutMs ?? 30_000,
-        ...(isStream(request.body)
-          ? {
-              duplex: "half",
-              context: { sendOnce: { timeoutMs: request.timeoutMs ?? options.timeoutMs ?? 30_000 } },
-            }
-          : {}),
-      } as Parameters<KyInstance>[1]);
-    } catch (raw) {
-      if (isPromoReviewError(raw)) throw raw;
+  /** One attempt: the request and the redirects it may follow, under one deadline. */
+  async function attempt<T>(first: string, method: string, correlationId: string, request: RequestOptions) {
+    const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const idleTimeoutMs = request.idleTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    const deadline = startableDeadline(timeoutMs, request.signal);
+    const stream = isStream(request.body);
+    let url = first;
+    const failed = (raw: unknown): PromoReviewError => {
+      if (isPromoReviewError(raw)) return raw;
       const aborted = request.signal?.aborted ?? false;
-      throw errorFromTransport(raw, {
+      return errorFromTransport(raw, {
         method,
         url,
         secrets,
         aborted,
-        timedOut: !aborted && (raw as { name?: string })?.name === "TimeoutError",
+        timedOut:
+          !aborted && (deadline.signal.aborted || (raw as { name?: string })?.name === "TimeoutError"),
       });
+    };
+    try {
+      for (let hops = 0; ; hops++) {
+        const response = await api(url, {
+          method,
+          json: request.json,
+          body: request.body,
+          headers: { "X-Correlation-ID": correlationId, ...request.headers },
+          signal: deadline.signal,
+          context: { deadline, ...(stream ? { sendOnce: true } : {}) },
+          ...(stream ? { duplex: "half" } : {}),
+        } as Parameters<KyInstance>[1]);
+        if (isRedirect(response)) {
+          await response.body?.cancel().catch(() => {});
+          url = nextHop(response, { url, method, replayable: !stream, hops, policy });
+          continue;
+        }
+        const read = { signal: deadline.signal, idleTimeoutMs };
+        if (!response.ok) {
+          const body = await readBody(response, { ...read, limit: ERROR_LIMIT });
+          throw errorFromHttp(
+            { status: response.status, headers: response.headers, body },
+            { method, url, secrets },
+          );
+        }
+        const text = await readBody(response, { ...read, limit: SUCCESS_LIMIT });
+        return parseSuccess<T>(response, text, correlationId, { method, url, secrets });
+      }
+    } catch (raw) {
+      throw failed(raw);
+    } finally {
+      deadline.clear();
     }
-    if (!response.ok) throw await errorFromResponse(response, { method, url, secrets });
-    return parseSuccess<T>(response, correlationId, { method, url, secrets });
   }
+
+  const resolve = (path: string, method: string) => {
+    const url = resolveUrl(options.baseUrl, path);
+    policy.check(url, { method });
+    return url;
+  };
 
   return {
     baseUrl: options.baseUrl,
-    secrets,
-    url: (path) => resolveUrl(options.baseUrl, path),
+    url: (path) => resolve(path, "GET"),
     async request<T>(path: string, request: RequestOptions = {}): Promise<HttpResult<T>> {
-      const url = resolveUrl(options.baseUrl, path);
       const method = (request.method ?? "GET").toUpperCase();
+      const url = resolve(path, method);
       const correlationId = request.correlationId ?? newCorrelationId();
       const idempotent = request.idempotent ?? IDEMPOTENT.has(method);
       const single =
         request.retry === false || (options.retry === false && !request.retry) || isStream(request.body);
-      const policy: RetryPolicy = { ...DEFAULT_RETRY, ...(options.retry || {}), ...(request.retry || {}) };
+      const retry: RetryPolicy = { ...DEFAULT_RETRY, ...(options.retry || {}), ...(request.retry || {}) };
       for (let attempts = 1; ; attempts++) {
         try {
           const result = await attempt<T>(url, method, correlationId, request);
           return { ...result, attempts };
         } catch (error) {
           const typed = error as PromoReviewError;
-          if (single || attempts > policy.limit || !isSafeToRetry(typed, idempotent, policy)) throw typed;
-          const delayMs = retryDelay(typed, attempts, policy);
+          if (single || attempts > retry.limit || !isSafeToRetry(typed, idempotent, retry)) throw typed;
+          const delayMs = retryDelay(typed, attempts, retry);
           request.onRetry?.({ retry: attempts, error: typed, delayMs });
           await sleep(delayMs, request.signal);
         }
@@ -157,6 +223,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     },
   };
 }
+
+/**
+ * The last `beforeRequest` hook but one: starts the attempt's deadline once every hook before it
+ * (the rate budget's wait) has let the request go.
+ */
+const startDeadline: BeforeRequestHook = (_request, options) => {
+  (options as { context?: { deadline?: StartableDeadline } }).context?.deadline?.start();
+};
 
 /**
  * ky clones every request before sending it, keeping the copy for retries. For a stream body the clone
@@ -173,17 +247,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
  */
 function sendStreamOnce(send: typeof fetch): BeforeRequestHook {
   return (request, options) => {
-    const once = (options as { context?: { sendOnce?: { timeoutMs: number } } }).context?.sendOnce;
-    if (!once) return undefined;
-    const limit = deadlineSignal(once.timeoutMs, request.signal);
+    if (!(options as { context?: { sendOnce?: boolean } }).context?.sendOnce) return undefined;
+    // The request's signal carries the attempt's deadline, which runs until the answer is read.
     return send(request.url, {
       method: request.method,
       headers: request.headers,
       body: request.body,
-      redirect: request.redirect,
-      signal: limit.signal,
+      redirect: "manual",
+      signal: request.signal,
       duplex: "half",
-    } as RequestInit).finally(limit.clear);
+    } as RequestInit);
   };
 }
 
@@ -191,12 +264,12 @@ function isStream(body: unknown): boolean {
   return typeof ReadableStream !== "undefined" && body instanceof ReadableStream;
 }
 
-async function parseSuccess<T>(
+function parseSuccess<T>(
   response: Response,
+  text: string,
   sentId: string,
   context: { method: string; url: string; secrets: string[] },
-): Promise<Omit<HttpResult<T>, "attempts">> {
-  const text = await readTextCapped(response, 16 * 1024 * 1024);
+): Omit<HttpResult<T>, "attempts"> {
   const headerId = response.headers.get("x-correlation-id") ?? sentId;
   let data: unknown;
   try {

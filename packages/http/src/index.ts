@@ -1,10 +1,13 @@
 /**
  * The HTTP plumbing shared by the SDK's service packages: authentication headers, correlation ids,
- * mapping every failure to `@promo-review/errors`, safe retries, and a slot for rate-budget hooks.
+ * the origin policy, deadlines over the whole exchange, mapping every failure to `@promo-review/errors`, safe retries, and a slot for rate-budget hooks.
  * @packageDocumentation
  */
+export { type ReadBodyOptions, readBody } from "./body.js";
 export {
   createHttpClient,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS,
   type HttpClient,
   type HttpClientOptions,
   type HttpResult,
@@ -18,6 +21,17 @@ export {
   type SessionCredentials,
   secretsOf,
 } from "./credentials.js";
-export { type Deadline, deadlineSignal } from "./deadline.js";
-export { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
+export { type Deadline, deadlineSignal, type StartableDeadline, startableDeadline } from "./deadline.js";
+export { createOriginPolicy, type OriginPolicy, originOf } from "./origin.js";
+export { type HopContext, isRedirect, MAX_REDIRECTS, nextHop } from "./redirect.js";
+export {
+  DEFAULT_RETRY,
+  isSafeToRetry,
+  isUpstreamFailure,
+  type RetryPolicy,
+  retryDelay,
+  sleep,
+} from "./retry.js";
+export { settleBoundMs } from "./settle-bound.js";
+export { setLongTimeout } from "./timers.js";
 export { newCorrelationId, resolveUrl } from "./url.js";

@@ -1,10 +1,13 @@
 import {
   errorFromTransport,
+  isKnownCode,
+  isOverWaitBound,
   type PromoReviewError,
   RateLimitError,
   ServerError,
   TransportError,
 } from "@promo-review/errors";
+import { setLongTimeout } from "./timers.js";
 
 /** When and how often a request is tried again. */
 export interface RetryPolicy {
@@ -16,6 +19,12 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Retry a 429 (it means "not processed", so even a POST is safe). Default true. */
   retryOnRateLimit: boolean;
+  /**
+   * The window of the wait before retrying a transient upstream failure (`UPSTREAM_ERROR`, or a bare
+   * 502/503/504 without a documented code) that gave no `Retry-After`: the spec says such a failure
+   * "is retried after 2 to 5 seconds". The wait is jittered inside it. Default `[2000, 5000]`.
+   */
+  upstreamDelayMs: readonly [min: number, max: number];
   /** The random source for jitter, in [0, 1). */
   random: () => number;
 }
@@ -26,15 +35,29 @@ export const DEFAULT_RETRY: RetryPolicy = {
   baseDelayMs: 300,
   maxDelayMs: 10_000,
   retryOnRateLimit: true,
+  upstreamDelayMs: [2000, 5000],
   random: Math.random,
 };
+
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * Whether `error` is the spec's "transient upstream issue": `UPSTREAM_ERROR`, or a 502/503/504 whose
+ * body named no documented code (a proxy's page, an empty body).
+ */
+export function isUpstreamFailure(error: PromoReviewError): boolean {
+  if (error.code === "UPSTREAM_ERROR") return true;
+  return error.status !== undefined && GATEWAY_STATUSES.has(error.status) && !isKnownCode(error.code);
+}
 
 /**
  * Whether retrying `error` cannot duplicate work. A 429 was not processed; a 5xx, a timeout or a
  * broken connection may have been, so those are retried only for idempotent requests, or when the
- * request provably never reached the service.
+ * request provably never reached the service. A server-given wait over `MAX_SERVER_WAIT_MS` (one
+ * hour) is never waited for: the error goes to the caller at once, `retryAfterMs` on it.
  */
 export function isSafeToRetry(error: PromoReviewError, idempotent: boolean, policy: RetryPolicy): boolean {
+  if (error.retryAfterMs !== undefined && isOverWaitBound(error.retryAfterMs)) return false;
   if (error instanceof RateLimitError) return policy.retryOnRateLimit;
   if (error instanceof TransportError) {
     if (!error.retryable) return false;
@@ -46,17 +69,23 @@ export function isSafeToRetry(error: PromoReviewError, idempotent: boolean, poli
 
 /**
  * The wait before retry number `retry` (1-based): the server's `retryAfterMs` when it gave one (taken as
- * said, never clamped), else exponential backoff with full jitter, capped at `maxDelayMs`.
+ * said; `isSafeToRetry` refuses one over the one-hour bound), else for an upstream failure a jittered
+ * wait inside `upstreamDelayMs` (2 to 5 s, as the spec says), else exponential backoff with full
+ * jitter, capped at `maxDelayMs`.
  */
 export function retryDelay(error: PromoReviewError | undefined, retry: number, policy: RetryPolicy): number {
   if (error?.retryAfterMs !== undefined) return error.retryAfterMs;
+  if (error !== undefined && isUpstreamFailure(error)) {
+    const [min, max] = policy.upstreamDelayMs ?? DEFAULT_RETRY.upstreamDelayMs;
+    return Math.round(min + (max - min) * policy.random());
+  }
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return Math.round(ceiling * policy.random());
 }
 
 /**
  * Waits `ms`, or rejects with an `AbortError` as soon as `signal` fires. The timer is cleared either
- * way, so an aborted wait leaves nothing running.
+ * way, so an aborted wait leaves nothing running; a wait past 2^31 - 1 ms is kept (never 1 ms).
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -65,10 +94,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       return;
     }
     const onAbort = () => {
-      clearTimeout(timer);
+      cancel();
       reject(errorFromTransport(signal?.reason, { aborted: true, sent: false }));
     };
-    const timer = setTimeout(() => {
+    const cancel = setLongTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);

@@ -28,6 +28,11 @@ export interface LinkCaptureOptions {
   fetch?: typeof fetch;
   /** ky hooks, e.g. a rate budget's `budget.kyHooks()` (which knows the 10 per minute link budget). */
   hooks?: HttpClientOptions["hooks"];
+  /**
+   * Further origins that may receive requests and credentials (a deployment that serves `statusUrl`
+   * elsewhere). Off by default: a `statusUrl` on another origin is refused with a `ForeignOriginError`.
+   */
+  trustedOrigins?: readonly string[];
   /** A ready main-API client (the facade shares one). */
   http?: HttpClient;
   /** Timeout of the capture request: a generic capture may take two minutes. Default 150 000 ms. */
@@ -88,6 +93,7 @@ function mainClient(options: LinkCaptureOptions): HttpClient {
     credentials: options.credentials,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
   });
 }
 

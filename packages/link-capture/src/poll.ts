@@ -6,7 +6,7 @@
  * retried (a poll changes nothing). An overall deadline and the caller's signal end it, with distinct
  * errors, and the state can be saved (`toJSON`) and resumed elsewhere.
  */
-import { PromoReviewError, RateLimitError, TimeoutError } from "@promo-review/errors";
+import { isOverWaitBound, PromoReviewError, RateLimitError, TimeoutError } from "@promo-review/errors";
 import { DEFAULT_RETRY, type HttpClient, isSafeToRetry, retryDelay, sleep } from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
 import type { CaptureResult, ImportPollState, WaitOptions } from "./types.js";
@@ -100,7 +100,8 @@ export class ImportPoll {
         failures = 0;
       } catch (error) {
         const typed = error as PromoReviewError;
-        if (error instanceof RateLimitError) {
+        // A wait over the one-hour bound is the caller's to decide on, at once (never slept through).
+        if (error instanceof RateLimitError && !isOverWaitBound(error.retryAfterMs ?? 0)) {
           const delayMs = error.retryAfterMs ?? state.intervalMs;
           onStatus?.({ type: "throttled", attempts: state.attempts, delayMs, error });
           await this.#pause(delayMs, signal);

@@ -43,7 +43,9 @@ export interface PromotionsClientOptions {
   hooks?: HttpClientOptions["hooks"];
   /** A ready main-API client (the facade shares one); `baseUrl`, `credentials`, `fetch`, `hooks` then go unused. */
   http?: HttpClient;
-  /** Per-attempt timeout of main-API requests. Default 30 s. */
+  /** Further origins the main API may redirect to with credentials (default none: such a redirect fails). */
+  trustedOrigins?: readonly string[];
+  /** Per-attempt deadline of main-API requests, the answer's body included. Default 30 s. */
   timeoutMs?: number;
   /** Retry policy overrides for main-API requests (see `@promo-review/http`). */
   retry?: Partial<RetryPolicy> | false;
@@ -138,6 +140,7 @@ function mainClient(options: PromotionsClientOptions): HttpClient {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
     ...(options.retry !== undefined ? { retry: options.retry } : {}),
   });
 }

@@ -1,4 +1,4 @@
-import { errorFromResponse } from "@promo-review/errors";
+import { errorFromResponse, isOverWaitBound, MAX_TIMER_MS } from "@promo-review/errors";
 import { EventEmitter } from "eventemitter3";
 import { type Clock, systemClock } from "./clock.js";
 import { abortedError, closedError, deadlineError, queueFullError, type RequestLabel } from "./errors.js";
@@ -381,7 +381,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   /**
    * Learns from a response: a 429 for a request under a budget pauses the key for the server's
    * `Retry-After` or `retry_info`, whichever is larger (else `fallbackPauseMs`). Reads a clone of the
-   * body, leaving `response` readable. Returns the pause in ms, or `undefined` for anything else.
+   * body, leaving `response` readable. Returns the pause in ms, or `undefined` for anything else,
+   * including a wait over `MAX_SERVER_WAIT_MS` (one hour), which does not pause the budget.
    */
   async learn(response: Response, request?: BudgetRequest): Promise<number | undefined> {
     return this.learnFrom(response.bodyUsed ? response : response.clone(), request);
@@ -393,6 +394,11 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     if (request !== undefined && this.budgetsFor(request).length === 0) return undefined;
     const error = await errorFromResponse(response);
     const pauseMs = error.retryAfterMs ?? this.#fallbackPauseMs;
+    // A wait over the one-hour bound (a daily quota, year 9999, 1e308) is not a pause: holding every
+    // call of the key that long would look like a hang. The throttled call fails at once with the
+    // server's retryAfterMs (the HTTP client does not retry it), and so does each later call the
+    // server refuses, until it stops refusing.
+    if (isOverWaitBound(pauseMs)) return undefined;
     this.pauseFor(pauseMs, "response", 429);
     return pauseMs;
   }
@@ -556,7 +562,9 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
         this.#timer = undefined;
         this.#kick();
       },
-      Math.max(0, Math.ceil(delay)),
+      // Never past a timer's 2^31 - 1 ms: a longer one would fire after 1 ms, again and again. One
+      // that fires early finds the window still full and sets the next timer.
+      Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil(delay))),
     );
   }
 

@@ -32,7 +32,16 @@ export interface ClientConfig extends SettingsInput {
   referenceCache?: ReferenceCacheOptions;
   /** Where unfinished uploads are remembered for resume (default: in memory). */
   resumeStore?: ResumeStore;
-  /** Per-request timeout of ordinary calls (default 30 s; link capture has its own, longer one). */
+  /**
+   * Further origins that may receive requests and credentials, for a deployment that serves a
+   * `statusUrl` or `uploadUrl` (or redirects) elsewhere. Default none: a URL or redirect naming any
+   * origin but `baseUrl`'s (main API) or `filesUrl`'s (file service) fails with `ForeignOriginError`.
+   */
+  trustedOrigins?: readonly string[];
+  /**
+   * Per-attempt deadline of ordinary calls, the answer's body included (default 30 s; link capture
+   * has its own, longer one).
+   */
   timeoutMs?: number;
   /** The environment to read settings from (default: `process.env` where there is one). */
   env?: Record<string, string | undefined>;
@@ -84,6 +93,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     credentials,
     ...(config.fetch ? { fetch: config.fetch } : {}),
     ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
+    ...(config.trustedOrigins ? { trustedOrigins: config.trustedOrigins } : {}),
   };
   const main: HttpClient = createHttpClient({
     ...common,

@@ -49,6 +49,8 @@ export function withUploadState(
     // Subclass fields, read by the constructors that have them.
     mayHaveReachedServer: (error as { mayHaveReachedServer?: boolean }).mayHaveReachedServer ?? true,
     local: (error as { local?: boolean }).local ?? false,
+    origin: (error as { origin?: string }).origin,
+    expectedOrigin: (error as { expectedOrigin?: string }).expectedOrigin,
   });
 }
 

@@ -4,6 +4,7 @@
  */
 import {
   ConflictError,
+  isOverWaitBound,
   NetworkError,
   PayloadTooLargeError,
   type PromoReviewError,
@@ -80,6 +81,8 @@ export type ChunkFailure =
  * real limit. Anything else (400, 401, 403, 404, an abort) is final.
  */
 export function classifyChunkFailure(error: PromoReviewError): ChunkFailure {
+  // A server-given wait over the one-hour bound is the caller's to decide on, never slept through.
+  if (error.retryAfterMs !== undefined && isOverWaitBound(error.retryAfterMs)) return { action: "fail" };
   if (error instanceof NetworkError || error instanceof TimeoutError) return { action: "retry" };
   if (error instanceof RateLimitError || error instanceof ServerError) return { action: "retry" };
   if (error instanceof ConflictError) {

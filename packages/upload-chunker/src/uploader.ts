@@ -28,6 +28,13 @@ export interface UploaderOptions {
   fetch?: typeof fetch;
   /** ky hooks run on every request (for example a rate budget's). */
   hooks?: HttpClientOptions["hooks"];
+  /**
+   * Further origins that may receive requests and credentials (a deployment whose `uploadUrl` is on
+   * another host). Off by default: an `uploadUrl` on another origin fails the upload, nothing sent.
+   */
+  trustedOrigins?: readonly string[];
+  /** Deadline of initiation and status requests, body included (default 30 s; chunks: `chunkTimeoutMs`). */
+  timeoutMs?: number;
   /** A ready client for the file service, instead of `filesUrl` and `credentials`. */
   http?: HttpClient;
   /** Where unfinished uploads are remembered (default: this process's memory). */
@@ -88,6 +95,8 @@ export function createUploader(options: UploaderOptions): Uploader {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });
   const context: TransferContext = {
     http,

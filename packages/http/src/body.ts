@@ -1,0 +1,70 @@
+import { setLongTimeout } from "./timers.js";
+
+/** How a response body is read. */
+export interface ReadBodyOptions {
+  /** The exchange's deadline (and the caller's abort): reading stops with its reason. */
+  signal: AbortSignal;
+  /** The longest gap between two pieces of the body before it counts as stalled. */
+  idleTimeoutMs: number;
+  /** Bytes kept at most; the rest is cancelled (an error page can be huge). */
+  limit: number;
+}
+
+/**
+ * Reads a response body as text under the exchange's deadline. A body that stalls (no byte for
+ * `idleTimeoutMs`) or outlives the deadline rejects with a `TimeoutError` `DOMException` (or the
+ * caller's abort reason) and the rest of the body is cancelled, which drops the connection. A read
+ * that only awaited `response.text()` would wait as long as the server keeps the connection open.
+ */
+export async function readBody(response: Response, options: ReadBodyOptions): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let read = 0;
+  let finished = false;
+  try {
+    while (read < options.limit) {
+      const { done, value } = await nextPiece(reader, options);
+      if (done) {
+        finished = true;
+        break;
+      }
+      read += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+    return text + decoder.decode();
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
+
+function nextPiece(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  { signal, idleTimeoutMs }: ReadBodyOptions,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const stop = (reason: unknown) => {
+      cancelIdle();
+      signal.removeEventListener("abort", onAbort);
+      reject(reason);
+    };
+    const onAbort = () => stop(signal.reason);
+    const cancelIdle = setLongTimeout(
+      () =>
+        stop(new DOMException(`The response body stalled: no byte for ${idleTimeoutMs} ms`, "TimeoutError")),
+      idleTimeoutMs,
+    );
+    signal.addEventListener("abort", onAbort, { once: true });
+    reader.read().then(
+      (result) => {
+        cancelIdle();
+        signal.removeEventListener("abort", onAbort);
+        resolve(result);
+      },
+      (error: unknown) => stop(signal.aborted ? signal.reason : error),
+    );
+  });
+}
