@@ -51,7 +51,15 @@ export {
   readTextCapped,
 } from "./from-response.js";
 export { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-error.js";
-export { excerpt, REDACTED, type Redactor, redactorFor, redactSecrets, redactValue } from "./redact.js";
+export {
+  excerpt,
+  REDACTED,
+  type Redactor,
+  type RedactorOptions,
+  redactorFor,
+  redactSecrets,
+  redactValue,
+} from "./redact.js";
 export { combineRetryAfter, parseRetryAfter } from "./retry-after.js";
 export { errorFromTransport, type TransportContext } from "./transport.js";
 export { issuesFromValibot, type LocalIssue, localValidationError } from "./validation.js";

@@ -48,19 +48,29 @@ function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 }
 
+/** How a redactor works. */
+export interface RedactorOptions {
+  /**
+   * Whether credentials recognisable by label (`Bearer …`, `token=…`, `sig=…`, `whsec_…`) go too.
+   * Default true; false removes only the configured secrets, for output that must stay usable as is
+   * (a result whose `statusUrl` is needed with its signature).
+   */
+  patterns?: boolean;
+}
+
 /**
  * Makes the redactor for `secrets`. Every configured secret is replaced wherever it occurs, whatever
  * its length: a one-character key turns that character into the marker everywhere (text is mangled
  * rather than a secret shown; real keys are long, so in practice only the key itself goes).
  */
-export function redactorFor(secrets: Iterable<string> = []): Redactor {
+export function redactorFor(secrets: Iterable<string> = [], options: RedactorOptions = {}): Redactor {
   const given = [...secrets].filter((s): s is string => typeof s === "string" && s.length > 0);
   const forms = [...new Set(given.flatMap(formsOf))].sort((a, b) => b.length - a.length);
   const marker = MARKERS.find((m) => !forms.some((form) => m.includes(form))) ?? "";
   const configured = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join("|"), "g") : undefined;
   return (text) => {
     let out = text;
-    for (const [pattern, replace] of PATTERNS) {
+    for (const [pattern, replace] of options.patterns === false ? [] : PATTERNS) {
       out = out.replace(pattern, (_match, label: string) => replace(marker, label));
     }
     if (!configured) return out;

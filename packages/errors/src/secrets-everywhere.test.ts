@@ -253,6 +253,11 @@ describe("the redactor", () => {
     });
   });
 
+  it("can leave labelled values alone and remove only the configured secrets", () => {
+    const redact = redactorFor(["sk_a1"], { patterns: false });
+    expect(redact("sig=abc sk_a1 Bearer xyz")).toBe(`sig=abc ${REDACTED} Bearer xyz`);
+  });
+
   it("cuts an excerpt after redacting, so a cut secret is never half shown", () => {
     const key = "sk_live_0123456789";
     expect(excerpt(`${"a".repeat(190)}${key}`, [key], 200)).not.toContain("sk_live_0");

@@ -1,8 +1,7 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { startSimulator } from "@promo-review/simulator";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useEchoingService } from "../../../testing/echoing-service.ts";
 import { reachableStrings, renderingsOf, whereShown } from "../../../testing/renderings.ts";
 import { useSimulator } from "../../../testing/simulator.ts";
 import { createClient, isPromoReviewError, type PromoReviewError, resolveSettings } from "./index.js";
@@ -55,37 +54,7 @@ describe("the facade client and every sub-client print no secret", () => {
   });
 });
 
-/** A service that echoes the caller's key everywhere an error can carry text. */
-function echoingService() {
-  let origin = "";
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const key = (req.headers.authorization ?? "").replace(/^Bearer /, "");
-    const echo = `echo ${key} /${key}/`;
-    const body = {
-      error: {
-        // An unknown code is the service's text; a documented one is kept for branching.
-        code: req.url?.startsWith("/v1/jurisdictions") ? `E_${key}` : "VALIDATION_ERROR",
-        message: `key ${key} refused`,
-        details: [
-          { type: "field_error", field: key, message: echo },
-          { type: "mystery", [key]: { deeper: [echo] } },
-        ],
-      },
-      // The file service's answer has no body id, so the header is the fallback.
-      ...(req.url?.startsWith("/files") ? {} : { correlationId: echo }),
-    };
-    res.writeHead(400, { "content-type": "application/json", "x-correlation-id": echo });
-    res.end(JSON.stringify(body));
-  });
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return () => origin;
-}
-
-const echo = echoingService();
+const echo = useEchoingService();
 
 async function failureOf(run: () => Promise<unknown>): Promise<PromoReviewError> {
   try {
