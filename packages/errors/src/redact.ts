@@ -2,8 +2,8 @@
 export const REDACTED = "[REDACTED]";
 
 // When a configured secret is part of "[REDACTED]" (a one-letter key "R", say), the marker itself
-// would show it; the first candidate that contains no secret is used instead.
-const MARKERS = [REDACTED, "[redacted]", "***", "\u2022\u2022\u2022", "\u2588\u2588\u2588", "~~~", "###"];
+// would show it: "***" is used instead, or nothing when a secret is part of both.
+const MARKERS = [REDACTED, "***"];
 
 // Replacing can join text into a new occurrence ("xx[" less "x[" is "x[REDACTED]"), so the secrets
 // are replaced again until none is left; past this many passes the whole string is the marker.
@@ -17,12 +17,12 @@ const PATTERNS: [RegExp, (marker: string, label: string) => string][] = [
   [/\b(authorization\s*:\s*)(?!Bearer|Basic|\[REDACTED\])[^\s,;]+/gi, (m, label) => `${label}${m}`],
   // query strings, fragments and forms: api_key=…, token=…, sig=…, X-Amz-Signature=…, X-Amz-Credential=…
   [
-    /\b((?:api[_-]?key|access[_-]?token|session[_-]?token|refresh[_-]?token|id[_-]?token|token|client[_-]?secret|secret|password|key|sig|signature|credential)=)[^\s&#"'<>]+/gi,
+    /\b((?:api[_-]?key|(?:access|session|refresh|id)[_-]?token|token|(?:client[_-]?)?secret|password|key|sig(?:nature)?|credential)=)[^\s&#"'<>]+/gi,
     (m, label) => `${label}${m}`,
   ],
   // JSON fields naming a credential: "apiKey":"…"
   [
-    /("(?:api[_-]?key|access[_-]?token|session[_-]?token|token|webhook[_-]?secret|client[_-]?secret|secret|password|authorization|sig|signature)"\s*:\s*")(?!\[REDACTED\])(?:[^"\\]|\\.)*/gi,
+    /("(?:api[_-]?key|(?:access|session)[_-]?token|token|(?:(?:webhook|client)[_-]?)?secret|password|authorization|sig(?:nature)?)"\s*:\s*")(?!\[REDACTED\])(?:[^"\\]|\\.)*/gi,
     (m, label) => `${label}${m}`,
   ],
   // Standard Webhooks secrets and signing keys
@@ -102,24 +102,18 @@ const MAX_DEPTH = 32;
  * shape are kept. Used for `details`, whose entries are whatever the service sent.
  */
 export function redactValue<T>(value: T, redact: Redactor): T {
-  const seen = new Map<object, unknown>();
+  // Each object is copied once: a shared or cyclic reference gets the same copy, never a new walk.
+  const copies = new Map<object, unknown>();
   const walk = (item: unknown, depth: number): unknown => {
     if (typeof item === "string") return redact(item);
     if (typeof item !== "object" || item === null) return item;
     if (depth > MAX_DEPTH) return redact(REDACTED);
-    const known = seen.get(item);
-    if (known !== undefined) return known;
-    if (Array.isArray(item)) {
-      const copy: unknown[] = [];
-      seen.set(item, copy);
-      for (const entry of item) copy.push(walk(entry, depth + 1));
-      return copy;
-    }
-    const copy: Record<string, unknown> = {};
-    seen.set(item, copy);
+    if (copies.has(item)) return copies.get(item);
+    const copy: Record<string, unknown> | unknown[] = Array.isArray(item) ? [] : {};
+    copies.set(item, copy);
     for (const [key, entry] of Object.entries(item)) {
       // defineProperty, not assignment: a key such as `__proto__` stays an ordinary field.
-      Object.defineProperty(copy, redact(key), {
+      Object.defineProperty(copy, Array.isArray(copy) ? key : redact(key), {
         value: walk(entry, depth + 1),
         enumerable: true,
         writable: true,

@@ -124,7 +124,8 @@ describe("every configured secret, of any length, leaves every string an error c
         expect(carriedStrings(error).filter((text) => text.includes(key))).toEqual([]);
       }
     }
-    expect(redactSecrets("a R b", ["R"])).toBe("a [redacted] b");
+    expect(redactSecrets("a R b", ["R"])).toBe("a *** b");
+    expect(redactSecrets("a R* b", ["R", "*"])).toBe("a  b");
     expect(redactSecrets("a [REDACTED] b", ["R", "r"])).not.toMatch(/[Rr]/);
   });
 
@@ -238,8 +239,10 @@ describe("the redactor", () => {
   });
 
   it("falls back to the marker alone when replacing never ends", () => {
-    const redact = redactorFor(["[REDACTED]", "[redacted]", "***", "•••", "███", "~~~", "###", "a"]);
-    expect(redact("aaaa")).toBe("");
+    const redact = redactorFor(["ab", "R", "*"]);
+    expect(redact("aaaa")).toBe("aaaa");
+    // "" is the marker here; each pass joins a new "ab" until the limit, then the whole goes.
+    expect(redact(`${"a".repeat(20)}${"b".repeat(20)}`)).toBe("");
   });
 
   it("ignores empty secrets and copies values without touching their shape", () => {
@@ -261,5 +264,23 @@ describe("the redactor", () => {
   it("cuts an excerpt after redacting, so a cut secret is never half shown", () => {
     const key = "sk_live_0123456789";
     expect(excerpt(`${"a".repeat(190)}${key}`, [key], 200)).not.toContain("sk_live_0");
+  });
+});
+
+describe("details a caller builds", () => {
+  it("a shared or cyclic reference is copied once, never walked again", () => {
+    const shared: Record<string, unknown> = { token: "sk_cycle_1" };
+    shared["self"] = shared;
+    const error = new PromoReviewError({
+      code: "X",
+      message: "m",
+      details: [{ type: "t", a: shared, b: shared }],
+      secrets: ["sk_cycle_1"],
+    });
+    const [entry] = error.details as unknown as { a: Record<string, unknown>; b: unknown }[];
+    expect(entry?.a).toBe(entry?.b);
+    expect(entry?.a["self"]).toBe(entry?.a);
+    expect(entry?.a["token"]).toBe(REDACTED);
+    expect(Array.isArray(error.details)).toBe(true);
   });
 });
