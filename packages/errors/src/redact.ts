@@ -17,9 +17,11 @@ const PATTERNS: [RegExp, (marker: string, label: string) => string][] = [
   [/\b(authorization\s*:\s*)(?!Bearer|Basic|\[REDACTED\])[^\s,;]+/gi, (m, label) => `${label}${m}`],
   // query strings, fragments and forms: api_key=…, token=…, sig=…, X-Amz-Signature=…, X-Amz-Credential=…
   [
-    /\b((?:api[_-]?key|(?:access|session|refresh|id)[_-]?token|token|(?:client[_-]?)?secret|password|key|sig(?:nature)?|credential)=)[^\s&#"'<>]+/gi,
+    /\b((?:api[_-]?key|(?:access|session|refresh|id)[_-]?token|token|(?:client[_-]?)?secret|password|sig(?:nature)?|credential)=)[^\s&#"'<>]+/gi,
     (m, label) => `${label}${m}`,
   ],
+  // a bare `key` only as a query parameter: "key=value" in prose is an example, not a credential
+  [/([?&#;]key=)[^\s&#"'<>]+/gi, (m, label) => `${label}${m}`],
   // JSON fields naming a credential: "apiKey":"…"
   [
     /("(?:api[_-]?key|(?:access|session)[_-]?token|token|(?:(?:webhook|client)[_-]?)?secret|password|authorization|sig(?:nature)?)"\s*:\s*")(?!\[REDACTED\])(?:[^"\\]|\\.)*/gi,

@@ -175,6 +175,9 @@ describe("signature-like query values are replaced in URLs", () => {
     expect(error.request?.url).toContain("source=figma");
     expect(error.request?.url).toContain("designFrameId=1:2");
     expect(error.request?.url).toContain(`sig=${REDACTED}`);
+    expect(redactSecrets("http://127.0.0.1:9/x?key=k1&a=1")).toBe(`http://127.0.0.1:9/x?key=${REDACTED}&a=1`);
+    // In prose "key=value" is an example of a form, not a credential.
+    expect(redactSecrets("--meta: must be key=value")).toBe("--meta: must be key=value");
   });
 
   it("a secret echoed percent-encoded or JSON-escaped is replaced too", () => {
