@@ -16,7 +16,7 @@ import { registerWebhooks } from "./commands/webhooks.js";
 import { example } from "./context.js";
 import { EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import { createOutput } from "./output.js";
+import { configuredSecrets, createOutput } from "./output.js";
 import type { GlobalOptions } from "./settings.js";
 
 /** The version printed by `--version`. */
@@ -84,6 +84,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // Commander has printed its own message (or the help) already; only the code is left to choose.
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     const globals = program.opts<GlobalOptions>();
-    return createOutput(io, { json: Boolean(globals.json), debug: Boolean(globals.debug) }).failure(error);
+    return createOutput(io, {
+      json: Boolean(globals.json),
+      debug: Boolean(globals.debug),
+      secrets: configuredSecrets(globals, io.env ?? process.env),
+    }).failure(error);
   }
 }

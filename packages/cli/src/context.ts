@@ -6,7 +6,7 @@
 import type { PromoReviewClient } from "@promo-review/sdk";
 import { type Command, InvalidArgumentError } from "commander";
 import type { CliIo } from "./io.js";
-import { createOutput, type Output } from "./output.js";
+import { configuredSecrets, createOutput, type Output } from "./output.js";
 import { clientFrom, type GlobalOptions } from "./settings.js";
 
 /** One command's view of its run. */
@@ -29,7 +29,11 @@ export function contextOf(command: Command, io: CliIo): CommandContext {
   return {
     io,
     globals,
-    out: createOutput(io, { json: Boolean(globals.json), debug: Boolean(globals.debug) }),
+    out: createOutput(io, {
+      json: Boolean(globals.json),
+      debug: Boolean(globals.debug),
+      secrets: configuredSecrets(globals, env),
+    }),
     env,
     signal: io.signal ? { signal: io.signal } : {},
     client: () => {

@@ -3,7 +3,7 @@
  * scripts can parse stdout), and errors that show the code, the field and the correlation id without a
  * stack trace unless `--debug` asks for one.
  */
-import { isPromoReviewError } from "@promo-review/sdk";
+import { ENVIRONMENT_VARIABLES, isPromoReviewError, redactorFor, redactValue } from "@promo-review/sdk";
 import { EXIT, exitCodeOf } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { UsageError } from "./usage-error.js";
@@ -20,26 +20,62 @@ export interface Output {
   failure(error: unknown): number;
 }
 
+/** What the printer needs to know about the run. */
+export interface OutputOptions {
+  json: boolean;
+  debug: boolean;
+  /**
+   * The configured secrets (see {@link configuredSecrets}): never printed, whatever the service
+   * echoes. Errors lose labelled credentials (`Bearer …`, `sig=…`) too; results only these values,
+   * so that a printed `statusUrl` stays usable.
+   */
+  secrets?: readonly string[];
+}
+
+/**
+ * The secrets of a run: the API key and webhook secrets from the flags and the environment (every one
+ * given, not only the one that wins, since any of them may be echoed).
+ */
+export function configuredSecrets(
+  flags: { apiKey?: string | undefined; webhookSecret?: string | undefined },
+  env: Record<string, string | undefined> = {},
+): string[] {
+  const given = [
+    flags.apiKey,
+    flags.webhookSecret,
+    env[ENVIRONMENT_VARIABLES.apiKey],
+    env[ENVIRONMENT_VARIABLES.webhookSecret],
+  ];
+  return given.flatMap((value) => (value ? [value.trim(), ...value.split(",").map((s) => s.trim())] : []));
+}
+
 /** Builds the printer for one run. */
-export function createOutput(io: CliIo, options: { json: boolean; debug: boolean }): Output {
+export function createOutput(io: CliIo, options: OutputOptions): Output {
+  const cleanError = redactorFor(options.secrets ?? []);
+  const cleanResult = redactorFor(options.secrets ?? [], { patterns: false });
+  // JSON is redacted value by value (after a round trip that keeps what JSON.stringify would print),
+  // so that the output stays valid JSON whatever the secret's characters.
+  const json = (value: unknown, clean: typeof cleanError, indent?: number) =>
+    JSON.stringify(redactValue(JSON.parse(JSON.stringify(value) ?? "null"), clean), null, indent);
   return {
     json: options.json,
     result(value, human) {
-      if (options.json) io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-      else io.stdout.write(`${human().join("\n")}\n`);
+      if (options.json) io.stdout.write(`${json(value, cleanResult, 2)}\n`);
+      else io.stdout.write(`${cleanResult(human().join("\n"))}\n`);
     },
     note(text) {
-      (options.json ? io.stderr : io.stdout).write(`${text}\n`);
+      (options.json ? io.stderr : io.stdout).write(`${cleanResult(text)}\n`);
     },
     failure(error) {
       const exitCode = exitCodeOf(error);
       const described = describeError(error);
       if (options.json) {
-        io.stderr.write(`${JSON.stringify({ error: { ...described, exitCode } })}\n`);
+        io.stderr.write(`${json({ error: { ...described, exitCode } }, cleanError)}\n`);
       } else {
-        io.stderr.write(`${humanError(described, exitCode)}\n`);
+        io.stderr.write(`${cleanError(humanError(described, exitCode))}\n`);
       }
-      if (options.debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+      if (options.debug && error instanceof Error && error.stack)
+        io.stderr.write(`${cleanError(error.stack)}\n`);
       return exitCode;
     },
   };

@@ -18,7 +18,10 @@ export const KNOWN_CODES = [
 export type KnownCode = (typeof KNOWN_CODES)[number];
 
 /** Codes the SDK gives failures that never reached a server answer, or whose answer was not the envelope. */
-export type ClientCode = "NETWORK_ERROR" | "TIMEOUT" | "ABORTED" | "UNEXPECTED_RESPONSE";
+export const CLIENT_CODES = ["NETWORK_ERROR", "TIMEOUT", "ABORTED", "UNEXPECTED_RESPONSE"] as const;
+
+/** A code the SDK itself gives. */
+export type ClientCode = (typeof CLIENT_CODES)[number];
 
 /**
  * The `code` of any error: a documented code, a client code, or an unknown server code kept as sent
@@ -29,4 +32,9 @@ export type ErrorCode = KnownCode | ClientCode | (string & {});
 /** Whether `code` is one the service documents. */
 export function isKnownCode(code: string): code is KnownCode {
   return (KNOWN_CODES as readonly string[]).includes(code);
+}
+
+/** Whether `code` is one the service documents or one the SDK gives: words of the SDK, never a secret. */
+export function isVocabularyCode(code: string): boolean {
+  return isKnownCode(code) || (CLIENT_CODES as readonly string[]).includes(code);
 }

@@ -20,7 +20,15 @@ export {
   UploadNotReadyError,
   ValidationError,
 } from "./classes.js";
-export { type ClientCode, type ErrorCode, isKnownCode, KNOWN_CODES, type KnownCode } from "./codes.js";
+export {
+  CLIENT_CODES,
+  type ClientCode,
+  type ErrorCode,
+  isKnownCode,
+  isVocabularyCode,
+  KNOWN_CODES,
+  type KnownCode,
+} from "./codes.js";
 export {
   type ConstraintViolationDetail,
   constraintViolationsOf,
@@ -48,7 +56,15 @@ export {
   RedirectError,
 } from "./origin.js";
 export { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-error.js";
-export { excerpt, redactSecrets } from "./redact.js";
+export {
+  excerpt,
+  REDACTED,
+  type Redactor,
+  type RedactorOptions,
+  redactorFor,
+  redactSecrets,
+  redactValue,
+} from "./redact.js";
 export { combineRetryAfter, parseRetryAfter } from "./retry-after.js";
 export { errorFromTransport, type TransportContext } from "./transport.js";
 export { issuesFromValibot, type LocalIssue, localValidationError } from "./validation.js";

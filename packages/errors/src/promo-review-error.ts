@@ -1,5 +1,6 @@
 import { hasKind, KINDS, kindsOf } from "./brand.js";
 import type { ErrorCode } from "./codes.js";
+import { isVocabularyCode } from "./codes.js";
 import {
   type ConstraintViolationDetail,
   constraintViolationsOf,
@@ -8,7 +9,7 @@ import {
   fieldErrorsOf,
   notReadyUploadIdsOf,
 } from "./details.js";
-import { redactSecrets } from "./redact.js";
+import { type Redactor, redactorFor, redactValue } from "./redact.js";
 
 /** Everything an error is made of. Only `code` and `message` are required. */
 export interface PromoReviewErrorInit {
@@ -24,7 +25,11 @@ export interface PromoReviewErrorInit {
   retryable?: boolean;
   /** The underlying failure; it is copied without anything that could hold a credential. */
   cause?: unknown;
-  /** Values to redact from the message and excerpt besides the patterns always redacted. */
+  /**
+   * Values to redact (the API key, a session token, a webhook secret), of any length, from every string
+   * the error carries: message, code, details, correlation id, request URL, excerpt and cause chain.
+   * They are not kept on the error.
+   */
   secrets?: Iterable<string>;
   /** A short excerpt of a body that was not the error envelope. */
   bodyExcerpt?: string;
@@ -69,25 +74,32 @@ export class PromoReviewError extends Error {
   readonly request: { method: string; url: string } | undefined;
 
   constructor(init: PromoReviewErrorInit) {
-    const secrets = init.secrets ? [...init.secrets] : [];
-    const details = init.details ?? [];
-    super(redactSecrets(describe(init, details), secrets));
+    // The secrets live only in this closure: nothing on the instance holds them.
+    const redact = redactorFor(init.secrets);
+    const details = redactValue(init.details ?? [], redact);
+    // A documented code stays as it is, so branching on `code` works whatever the secrets; any other
+    // code came from the service and is text like the rest.
+    const code = isVocabularyCode(init.code) ? init.code : redact(init.code);
+    const correlationId = init.correlationId === undefined ? undefined : redact(init.correlationId);
+    const bodyExcerpt = init.bodyExcerpt === undefined ? undefined : redact(init.bodyExcerpt);
+    const request = init.request && { method: init.request.method, url: redact(init.request.url) };
+    // Each part is redacted, then the whole message again: a secret may straddle two parts.
+    super(
+      redact(describe({ ...init, message: redact(init.message), code, correlationId, bodyExcerpt }, details)),
+    );
     Object.defineProperty(this, KINDS, { value: kindsOf(new.target), enumerable: false });
     this.name = (new.target as { kind: string }).kind;
-    this.code = init.code;
+    this.code = code;
     this.status = init.status;
-    this.correlationId = init.correlationId;
+    this.correlationId = correlationId;
     this.details = details;
     this.retryAfterMs = init.retryAfterMs;
     this.retryable = init.retryable ?? (new.target as typeof PromoReviewError).retryableByDefault;
-    this.bodyExcerpt = init.bodyExcerpt === undefined ? undefined : redactSecrets(init.bodyExcerpt, secrets);
-    this.request = init.request && {
-      method: init.request.method,
-      url: redactSecrets(init.request.url, secrets),
-    };
+    this.bodyExcerpt = bodyExcerpt;
+    this.request = request;
     if (init.cause !== undefined) {
       Object.defineProperty(this, "cause", {
-        value: safeCause(init.cause, secrets),
+        value: safeCause(init.cause, redact),
         enumerable: false,
         writable: true,
         configurable: true,
@@ -146,21 +158,47 @@ function describe(init: PromoReviewErrorInit, details: readonly ErrorDetail[]): 
   return parts.join("; ");
 }
 
-/** Copies a cause keeping only its name, redacted message, `code`, and one nested cause. */
-function safeCause(cause: unknown, secrets: string[], depth = 0): unknown {
-  if (cause instanceof PromoReviewError) return cause;
+// Causes are followed this deep; a deeper one is left out (a chain is never that long in practice).
+const MAX_CAUSE_DEPTH = 4;
+
+/**
+ * Copies a cause keeping only its name, redacted message, `code`, and its own cause. An error of this
+ * package keeps its class and fields, each string redacted again (it may have been made with other
+ * secrets, or none).
+ */
+function safeCause(cause: unknown, redact: Redactor, depth = 0): unknown {
   if (typeof cause !== "object" || cause === null) {
-    return typeof cause === "string" ? redactSecrets(cause, secrets) : cause;
+    return typeof cause === "string" ? redact(cause) : cause;
   }
+  if (cause instanceof PromoReviewError) return redactedError(cause, redact, depth);
   const source = cause as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
-  const copy = new Error(redactSecrets(String(source.message ?? ""), secrets)) as Error & { code?: unknown };
-  copy.name = typeof source.name === "string" ? source.name : "Error";
-  if (typeof source.code === "string" || typeof source.code === "number") copy.code = source.code;
-  if (depth < 2 && source.cause !== undefined) {
+  const copy = new Error(redact(String(source.message ?? ""))) as Error & { code?: unknown };
+  copy.name = typeof source.name === "string" ? redact(source.name) : "Error";
+  if (typeof source.code === "string") copy.code = redact(source.code);
+  else if (typeof source.code === "number") copy.code = source.code;
+  if (depth < MAX_CAUSE_DEPTH && source.cause !== undefined) {
     Object.defineProperty(copy, "cause", {
-      value: safeCause(source.cause, secrets, depth + 1),
+      value: safeCause(source.cause, redact, depth + 1),
       enumerable: false,
     });
+  }
+  return copy;
+}
+
+/** A copy of one of this package's errors, same class, every own field redacted with `redact`. */
+function redactedError(error: PromoReviewError, redact: Redactor, depth: number): PromoReviewError {
+  const copy = Object.create(Object.getPrototypeOf(error)) as PromoReviewError;
+  for (const key of Reflect.ownKeys(error)) {
+    const descriptor = Object.getOwnPropertyDescriptor(error, key);
+    if (!descriptor || !("value" in descriptor)) continue;
+    let value: unknown = descriptor.value;
+    if (key === "cause") {
+      if (depth >= MAX_CAUSE_DEPTH) continue;
+      value = safeCause(value, redact, depth + 1);
+    } else if (typeof key === "string") {
+      value = redactValue(value, redact);
+    }
+    Object.defineProperty(copy, key, { ...descriptor, value });
   }
   return copy;
 }

@@ -1,4 +1,5 @@
 import { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-error.js";
+import { redactSecrets } from "./redact.js";
 
 /**
  * Why a webhook delivery was refused. Each names one check, so a receiver can log and count them
@@ -51,9 +52,17 @@ export class WebhookVerificationError extends PromoReviewError {
   readonly offsetSeconds: number | undefined;
 
   constructor(init: WebhookVerificationErrorInit) {
-    super({ ...init, code: init.code ?? "WEBHOOK_VERIFICATION_FAILED", retryable: init.retryable ?? false });
+    // Read once here: an iterable of secrets may not be readable twice.
+    const secrets = init.secrets ? [...init.secrets] : [];
+    super({
+      ...init,
+      secrets,
+      code: init.code ?? "WEBHOOK_VERIFICATION_FAILED",
+      retryable: init.retryable ?? false,
+    });
     this.reason = init.reason;
-    this.webhookId = init.webhookId;
+    // The id is the sender's header, text like any other.
+    this.webhookId = init.webhookId === undefined ? undefined : redactSecrets(init.webhookId, secrets);
     this.offsetSeconds = init.offsetSeconds;
   }
 

@@ -50,6 +50,15 @@ export interface ClientConfig extends SettingsInput {
 /** The main-API operations, named as in the service's interface. */
 export type Promotions = Omit<PromotionsClient, "reference" | "http">;
 
+/**
+ * The uploader without its HTTP client: the client holds the credentials, so the facade hands out
+ * operations only (nothing a logger or `util.inspect` could print a key from).
+ */
+export type Uploads = Omit<Uploader, "http">;
+
+/** Link capture without its HTTP client, for the same reason as {@link Uploads}. */
+export type Links = Omit<LinkCapture, "http">;
+
 /** One client for the whole service. */
 export interface PromoReviewClient {
   /** The resolved, non-secret settings. */
@@ -62,9 +71,9 @@ export interface PromoReviewClient {
   /** The shared main-API budget (`undefined` when turned off); its events say when calls wait. */
   readonly budget: RateBudget | undefined;
   /** Uploads to the file service: `upload(source, { fileName, contentType, signal?, onProgress? })`. */
-  readonly uploads: Uploader;
+  readonly uploads: Uploads;
   /** Link capture: `capture(url, { designFrameId?, signal? })`. */
-  readonly links: LinkCapture;
+  readonly links: Links;
   /** Promotions, versions, submit, decisions, evaluation. */
   readonly promotions: Promotions;
   /** Channels, jurisdictions, products and target markets, cached for a day. */
@@ -102,11 +111,11 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   });
   // The file service has no stated budget (chunk PUT and status are not limited), so no hooks.
   const files: HttpClient = createHttpClient({ ...common, baseUrl: settings.filesUrl });
-  const uploads = createUploader({
+  const { http: _files, ...uploads } = createUploader({
     http: files,
     ...(config.resumeStore ? { store: config.resumeStore } : {}),
   });
-  const links = createLinkCapture({ http: main });
+  const { http: _main, ...links } = createLinkCapture({ http: main });
   const {
     reference,
     http: _http,

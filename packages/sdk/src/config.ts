@@ -35,6 +35,21 @@ export function defaultEnvironment(): Environment {
 const REQUIRED = ["apiKey", "externalUserId", "baseUrl", "filesUrl"] as const;
 
 /**
+ * Says what is wrong with a URL setting without repeating it: a key pasted into the wrong setting
+ * (or a swapped variable) would otherwise be printed in every log that records the error.
+ */
+function badUrlMessage(value: string, pick: (name: keyof typeof ENVIRONMENT_VARIABLES) => unknown): string {
+  const hidden = `the value given (${value.length} characters, not shown in case it is a secret)`;
+  const secrets = [pick("apiKey"), pick("webhookSecret")]
+    .flat()
+    .flatMap((s) => (typeof s === "string" ? s.split(",").map((part) => part.trim()) : []));
+  if (secrets.includes(value)) {
+    return "must be an http(s) URL, but it holds a configured secret: are two settings swapped?";
+  }
+  return `must be an http(s) URL such as https://api.example.com; ${hidden} does not start with http:// or https:// and a host`;
+}
+
+/**
  * Reads one variable, treating a refusal as absence: Deno without `--allow-env` throws on every read of
  * `process.env`, and a client given all its settings explicitly must still work there.
  */
@@ -70,7 +85,7 @@ export function resolveSettings(input: SettingsInput, env: Environment = default
   for (const name of ["baseUrl", "filesUrl"] as const) {
     const value = pick(name);
     if (typeof value === "string" && !/^https?:\/\/[^/\s]+/i.test(value)) {
-      issues.push({ field: name, message: `must be an http(s) URL, got "${value}"` });
+      issues.push({ field: name, message: badUrlMessage(value, pick) });
     }
   }
   if (issues.length > 0) throw localValidationError(issues, "The client configuration is incomplete");

@@ -115,8 +115,8 @@ export interface Flows {
 
 /** What the flows are built from. */
 export interface FlowParts {
-  uploads: Uploader;
-  links: LinkCapture;
+  uploads: Omit<Uploader, "http">;
+  links: Omit<LinkCapture, "http">;
   promotions: Omit<PromotionsClient, "reference" | "http">;
   webhooks: WebhookVerifier;
   /** Whether a webhook secret is configured, so results can arrive by webhook. */

@@ -33,7 +33,14 @@ export {
   type UploadSource,
 } from "@promo-review/upload-chunker";
 export type { EvaluationCompletedEvent, EvaluationIssue, WebhookEvent } from "@promo-review/webhook-verify";
-export { type ClientConfig, createClient, type PromoReviewClient, type Promotions } from "./client.js";
+export {
+  type ClientConfig,
+  createClient,
+  type Links,
+  type PromoReviewClient,
+  type Promotions,
+  type Uploads,
+} from "./client.js";
 export { ENVIRONMENT_VARIABLES, resolveSettings, type Settings, type SettingsInput } from "./config.js";
 export type {
   EvaluateAndWaitOptions,

@@ -72,6 +72,8 @@ describe("channels, jurisdictions, products: the reference lists", () => {
   it("refuses a malformed base URL before sending anything (exit 2)", async () => {
     const captured = captureIo({ ...simulatorEnv(sim), PROMO_REVIEW_BASE_URL: "not-a-url" });
     expect(await run(["channels"], captured.io)).toBe(EXIT.usage);
-    expect(captured.stderr()).toContain('field:          baseUrl: must be an http(s) URL, got "not-a-url"');
+    expect(captured.stderr()).toContain("field:          baseUrl: must be an http(s) URL");
+    // Not repeated: a key pasted in the wrong setting would be printed otherwise.
+    expect(captured.stderr()).not.toContain("not-a-url");
   });
 });
