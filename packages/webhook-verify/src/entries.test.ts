@@ -113,15 +113,20 @@ describe("failures deep inside still come out as typed errors", () => {
     });
   });
 
-  it("an authentic body that is not UTF-8 is refused as invalid_payload", async () => {
+  it("an authentic body that is not UTF-8 is delivered as its bytes, with a warning", async () => {
+    const warnings: unknown[] = [];
     const verifier = nodeEntry.createWebhookVerifier({
       secrets: SECRET,
       now: () => NOW_MS,
       replayStore: false,
+      onWarning: (warning) => warnings.push(warning),
     });
     const bytes = Uint8Array.of(0x7b, 0xff, 0xfe, 0x7d);
-    const error = await verifier.verify(await signed(nodeEntry, bytes)).catch((e: unknown) => e);
-    expect(error).toMatchObject({ reason: "invalid_payload" });
-    expect((error as Error).message).toContain("not UTF-8");
+    const delivery = await verifier.verifyDelivery(await signed(nodeEntry, bytes));
+    expect(delivery.event).toEqual({ type: null, payload: bytes });
+    expect(delivery.payload).toEqual(bytes);
+    expect(warnings).toEqual([
+      expect.objectContaining({ field: "body", message: expect.stringContaining("not UTF-8") }),
+    ]);
   });
 });

