@@ -150,16 +150,18 @@ function parseTimestamp(timestamp: string, id: string): number {
 /**
  * Splits the header into `<version>,<value>` entries. Entries are separated by spaces; a header sent
  * twice arrives joined with `", "` (Node's `IncomingMessage`, Fetch's `Headers.append`), so a comma
- * may end an entry or, joined without a space, separate two. Neither a version nor a base64 value
- * holds a comma or a space, so each space-separated part is read as comma-separated tokens in
- * `version, value` pairs from its start; a lone last token is dropped, as `standardwebhooks` does.
+ * may end an entry. Neither a version nor a base64 value holds a comma or a space, so each
+ * space-separated part is read as comma-separated `version, value` pairs from its start (also two
+ * entries joined by a bare comma); a pair with an empty side, or a lone last token, is skipped.
  */
 function parseSignatures(header: string, id: string): SignatureEntry[] {
   const entries: SignatureEntry[] = [];
   for (const part of header.split(/\s+/)) {
-    const tokens = part.split(",").filter((token) => token !== "");
+    const tokens = part.split(",");
     for (let i = 0; i + 1 < tokens.length && entries.length < MAX_SIGNATURES; i += 2) {
-      entries.push({ version: tokens[i] as string, value: tokens[i + 1] as string });
+      const version = tokens[i] as string;
+      const value = tokens[i + 1] as string;
+      if (version !== "" && value !== "") entries.push({ version, value });
     }
   }
   if (entries.length === 0) {

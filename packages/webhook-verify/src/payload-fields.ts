@@ -28,14 +28,14 @@ function join(path: string, key: string | number): string {
  * a large, well-formed body from being copied at all.
  */
 function withStrings<T extends Json>(record: T, keys: readonly string[], path: string, warn: Warn): T {
-  let bad: string[] | undefined;
+  const bad: string[] = [];
   for (const key of keys) {
     const value = record[key];
     if (value === undefined || typeof value === "string") continue;
     warn(join(path, key), `Expected a string, got ${kindOf(value)}; left out of the typed event`);
-    (bad ??= []).push(key);
+    bad.push(key);
   }
-  if (!bad) return record;
+  if (bad.length === 0) return record;
   // A copy by spread keeps keys such as `__proto__` (own properties after JSON.parse) as own keys.
   const copy: Json = { ...record };
   for (const key of bad) delete copy[key];
