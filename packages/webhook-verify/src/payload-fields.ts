@@ -24,22 +24,27 @@ function join(path: string, key: string | number): string {
 
 /**
  * `record` itself when each of `keys` is absent or a string; else a copy without the others (they stay
- * in the delivery's `payload`), so that a field typed `string` is one. Copying only on a mismatch keeps
- * a large, well-formed body from being copied at all.
+ * in the delivery's `payload`), so that a field typed `string` is one. Copying only on a mismatch, and
+ * building a path only for a warning, keeps a large, well-formed body from costing more than its parse.
  */
-function withStrings<T extends Json>(record: T, keys: readonly string[], path: string, warn: Warn): T {
-  const bad: string[] = [];
+function withStrings<T extends Json>(
+  record: T,
+  keys: readonly string[],
+  warn: Warn,
+  path: string,
+  index?: number,
+): T {
+  let copy: Json | undefined;
   for (const key of keys) {
     const value = record[key];
     if (value === undefined || typeof value === "string") continue;
-    warn(join(path, key), `Expected a string, got ${kindOf(value)}; left out of the typed event`);
-    bad.push(key);
+    const at = index === undefined ? path : join(path, index);
+    warn(join(at, key), `Expected a string, got ${kindOf(value)}; left out of the typed event`);
+    // A copy by spread keeps keys such as `__proto__` (own properties after JSON.parse) as own keys.
+    copy ??= { ...record };
+    delete copy[key];
   }
-  if (bad.length === 0) return record;
-  // A copy by spread keeps keys such as `__proto__` (own properties after JSON.parse) as own keys.
-  const copy: Json = { ...record };
-  for (const key of bad) delete copy[key];
-  return copy as T;
+  return (copy ?? record) as T;
 }
 
 function readIssues(value: unknown, path: string, warn: Warn): EvaluationIssue[] {
@@ -52,7 +57,7 @@ function readIssues(value: unknown, path: string, warn: Warn): EvaluationIssue[]
   for (let i = 0; i < value.length; i++) {
     const issue: unknown = value[i];
     let kept: EvaluationIssue | undefined;
-    if (isRecord(issue)) kept = withStrings(issue, ISSUE_STRINGS, join(path, i), warn);
+    if (isRecord(issue)) kept = withStrings(issue, ISSUE_STRINGS, warn, path, i);
     else warn(join(path, i), `Expected an issue object, got ${kindOf(issue)}; left out of the typed issues`);
     if (kept !== issue && !typed) typed = value.slice(0, i) as EvaluationIssue[];
     if (typed && kept) typed.push(kept);
@@ -66,7 +71,7 @@ function readMetadata(value: unknown, path: string, warn: Warn): Record<string, 
     warn(path, `Expected an object of strings, got ${kindOf(value)}; typed as empty`);
     return {};
   }
-  return withStrings(value, Object.keys(value), path, warn) as Record<string, string>;
+  return withStrings(value, Object.keys(value), warn, path) as Record<string, string>;
 }
 
 /**
@@ -88,9 +93,9 @@ export function readEvaluationCompleted(json: Json, warn: Warn): EvaluationCompl
   const path = nested ? "data" : "";
   if (source["status"] === undefined) warn(join(path, "status"), "The evaluation status is missing");
   const data: EvaluationCompletedData = {
-    ...withStrings(source, DATA_STRINGS, path, warn),
+    ...withStrings(source, DATA_STRINGS, warn, path),
     issues: readIssues(source["issues"], join(path, "issues"), warn),
     metadata: readMetadata(source["metadata"], join(path, "metadata"), warn),
   };
-  return { ...withStrings(json, EVENT_STRINGS, "", warn), type: "evaluation-completed", data };
+  return { ...withStrings(json, EVENT_STRINGS, warn, ""), type: "evaluation-completed", data };
 }

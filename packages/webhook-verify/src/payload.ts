@@ -63,6 +63,9 @@ export interface UnknownWebhookEvent {
  */
 export interface UntypedWebhookEvent {
   type: null;
+  /** Always absent; declared so that `event.data` and `event.timestamp` read on any `WebhookEvent`. */
+  data?: undefined;
+  timestamp?: undefined;
   /** The parsed JSON, else the body's text, else its bytes (not UTF-8). */
   payload: unknown;
 }
