@@ -47,6 +47,20 @@ function withStrings<T extends Json>(
   return (copy ?? record) as T;
 }
 
+const isText = (value: unknown) => value === undefined || typeof value === "string";
+
+/** Whether every named issue field is absent or a string: named reads, the fast path of a large body. */
+function issueFieldsAreText(issue: Json): boolean {
+  return (
+    isText(issue["commentId"]) &&
+    isText(issue["issueId"]) &&
+    isText(issue["severity"]) &&
+    isText(issue["category"]) &&
+    isText(issue["message"]) &&
+    isText(issue["excerpt"])
+  );
+}
+
 function readIssues(value: unknown, path: string, warn: Warn): EvaluationIssue[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
@@ -57,7 +71,8 @@ function readIssues(value: unknown, path: string, warn: Warn): EvaluationIssue[]
   for (let i = 0; i < value.length; i++) {
     const issue: unknown = value[i];
     let kept: EvaluationIssue | undefined;
-    if (isRecord(issue)) kept = withStrings(issue, ISSUE_STRINGS, warn, path, i);
+    if (isRecord(issue))
+      kept = issueFieldsAreText(issue) ? issue : withStrings(issue, ISSUE_STRINGS, warn, path, i);
     else warn(join(path, i), `Expected an issue object, got ${kindOf(issue)}; left out of the typed issues`);
     if (kept !== issue && !typed) typed = value.slice(0, i) as EvaluationIssue[];
     if (typed && kept) typed.push(kept);
