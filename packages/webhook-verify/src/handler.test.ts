@@ -190,3 +190,50 @@ describe("the Fetch handler answers 2xx only after the handler succeeds", () => 
     expect(errors).toEqual(["handler failed", "release failed"]);
   });
 });
+
+describe("an authentic delivery is never refused for its body: every plausible shape is answered 200", () => {
+  const shapes: [string, string | Uint8Array][] = [
+    ["only the documented fields", JSON.stringify({ status: "completed", issues: [], metadata: {} })],
+    [
+      "flat, with a type",
+      JSON.stringify({ type: "evaluation-completed", status: "completed", issues: [{}] }),
+    ],
+    [
+      "under data, issues without issueId, severity, category or message",
+      JSON.stringify({
+        type: "evaluation-completed",
+        data: { status: "completed", issues: [{ commentId: "c" }] },
+      }),
+    ],
+    [
+      "fields of unexpected types",
+      JSON.stringify({ type: "evaluation-completed", data: { status: 1, issues: {} } }),
+    ],
+    ["an unknown type", JSON.stringify({ type: "promotion-archived", promotionId: "p" })],
+    ["JSON that is not an object", "[1,2,3]"],
+    ["text that is not JSON", "maintenance"],
+    ["bytes that are not UTF-8", Uint8Array.of(0xff, 0xfe)],
+  ];
+
+  it.each(shapes)("%s", async (_name, payload) => {
+    const warnings: unknown[] = [];
+    const received: WebhookEvent[] = [];
+    const verifier = createWebhookVerifier({
+      secrets: SECRET,
+      now: () => NOW_MS,
+      onWarning: (warning) => warnings.push(warning),
+    });
+    const { headers } = await signed(nodeEntry, payload);
+    const response = await verifier.handler((event) => {
+      received.push(event);
+    })(post(headers, payload as BodyInit));
+    expect(response.status).toBe(200);
+    expect(received).toHaveLength(1);
+    // The replay claim still holds: the same delivery again is a duplicate, not processed twice.
+    const again = await verifier.handler(() => {
+      throw new Error("must not run");
+    })(post(headers, payload as BodyInit));
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+    if (received[0]?.type === null) expect(warnings).toHaveLength(1);
+  });
+});
