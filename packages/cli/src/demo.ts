@@ -60,7 +60,7 @@ export interface DemoSummary {
     via: EvaluationOutcome["via"];
     /** Deliveries whose signature the listener verified. */
     verifiedWebhooks: number;
-    issues: { severity: string; category: string; message: string }[];
+    issues: { severity?: string | undefined; category?: string | undefined; message?: string | undefined }[];
   };
   /** Requests this run made; `main` is what it spent of the key's main-API budget. */
   requests: RequestCounts & { budgetPerMinute: number; simulatorLog?: { main: number; files: number } };

@@ -1,7 +1,7 @@
 import { PromoReviewError } from "@promo-review/errors";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { redisAvailable, startRedis, useRedis } from "../../../testing/redis-server.ts";
+import { freePort, redisAvailable, startRedis, useRedis } from "../../../testing/redis-server.ts";
 import { createRateBudget } from "./budget.js";
 import { RedisStore } from "./redis.js";
 import type { WindowSpec } from "./rules.js";
@@ -178,6 +178,57 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
         prefix: prefix(),
       });
       await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+    });
+  });
+
+  describe("every call has its own deadline (ioredis defaults: 20 retries, an offline queue)", () => {
+    /** A client with ioredis's defaults, of a closed port on 127.0.0.1. */
+    async function defaultClient(): Promise<Redis> {
+      const client = new Redis({ host: "127.0.0.1", port: await freePort() });
+      client.on("error", () => {});
+      return client;
+    }
+
+    it("refuses at the default deadline of 1000 ms, not when ioredis gives up", async () => {
+      const client = await defaultClient();
+      try {
+        const store = new RedisStore({ client, prefix: prefix() });
+        const error = (await store.take("k", [SHARED]).catch((e: unknown) => e)) as PromoReviewError;
+        expect(error).toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE", retryable: true });
+        expect(String((error.cause as Error).message)).toContain("within 1000 ms");
+      } finally {
+        client.disconnect();
+      }
+    });
+
+    it("bounds take, pause and settle alike, and fails closed", async () => {
+      const client = await defaultClient();
+      const errors: unknown[] = [];
+      try {
+        const store = new RedisStore({
+          client,
+          prefix: prefix(),
+          timeoutMs: 100,
+          recheckMs: 0,
+          onError: (e) => errors.push(e),
+        });
+        const budget = createRateBudget({ baseUrl: BASE, store });
+        await expect(budget.acquire(GET)).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+        await expect(store.pause("k", 1000)).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+        await store.settle("k", [SHARED], "t");
+        expect(errors.length).toBeGreaterThanOrEqual(3);
+        for (const error of errors) expect(String((error as Error).message)).toContain("within 100 ms");
+        budget.close();
+      } finally {
+        client.disconnect();
+      }
+    });
+
+    it("refuses a deadline that is not a positive number of milliseconds a timer can hold", () => {
+      const client = { evalsha: async () => [1], eval: async () => [1] };
+      for (const timeoutMs of [0, -5, Number.NaN, 2 ** 31, Number.POSITIVE_INFINITY]) {
+        expect(() => new RedisStore({ client, timeoutMs })).toThrow(RangeError);
+      }
     });
   });
 });

@@ -32,7 +32,11 @@ export interface RedisStoreOptions {
    *   (and see 429s, which still pause them).
    */
   whenUnavailable?: "closed" | "open";
-  /** How long to wait for Redis per decision. Default 1000 ms. */
+  /**
+   * How long to wait for Redis per call (take, settle, pause). Default 1000 ms. It bounds the wait
+   * whatever the client does meanwhile: with ioredis's defaults a command to a Redis that is down
+   * waits about ten seconds before the client itself gives up.
+   */
   timeoutMs?: number;
   /**
    * After a failure, how long to treat Redis as down before asking it again, so that requests meanwhile
@@ -75,6 +79,10 @@ export class RedisStore implements BudgetStore {
     this.#prefix = options.prefix ?? "promo-review:rate-budget:";
     this.#whenUnavailable = options.whenUnavailable ?? "closed";
     this.#timeoutMs = options.timeoutMs ?? 1000;
+    // A timer cannot hold 2^31 ms or more (it would fire at once), and 0 would refuse every decision.
+    if (!(this.#timeoutMs > 0 && this.#timeoutMs < 2 ** 31)) {
+      throw new RangeError(`timeoutMs must be a positive number of ms below 2^31, got ${this.#timeoutMs}`);
+    }
     this.#onError = options.onError;
     this.#recheckMs = options.recheckMs ?? 1000;
   }

@@ -239,7 +239,10 @@ async function evaluateAndWait(
   let onAbort: (() => void) | undefined;
   try {
     const started = await promotions.evaluate(promotionId, versionId, signalOf(options.signal));
-    const outcome = (data: EvaluationCompletedEvent["data"] | EvaluationRecord, via: "webhook" | "poll") => ({
+    const outcome = (
+      data: (EvaluationCompletedEvent["data"] & { status: string }) | EvaluationRecord,
+      via: "webhook" | "poll",
+    ) => ({
       evaluationId: started.evaluationId,
       promotionId,
       versionId,
@@ -251,8 +254,12 @@ async function evaluateAndWait(
       correlationId: started.correlationId,
     });
     const byWebhook = new Promise<EvaluationOutcome>((resolve) => {
-      const match = (event: EvaluationCompletedEvent) =>
-        event.data.evaluationId === started.evaluationId && resolve(outcome(event.data, "webhook"));
+      const match = (event: EvaluationCompletedEvent) => {
+        const { status } = event.data;
+        // A delivery without a status (webhook-verify warns) cannot end the wait; the poll fallback does.
+        if (event.data.evaluationId === started.evaluationId && status !== undefined)
+          resolve(outcome({ ...event.data, status }, "webhook"));
+      };
       for (const event of seen) match(event);
       deliver = match;
     });

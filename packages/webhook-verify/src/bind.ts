@@ -33,7 +33,8 @@ let caches: WeakMap<CryptoBackend, Map<string, WebhookVerifier>> | undefined;
 
 function cachedVerifier(backend: CryptoBackend, options: VerifyWebhookOptions): WebhookVerifier {
   const secrets = Array.isArray(options.secrets) ? options.secrets : [options.secrets];
-  const cacheable = !options.schemes && !options.now && secrets.every((s) => typeof s === "string");
+  const cacheable =
+    !options.schemes && !options.now && !options.onWarning && secrets.every((s) => typeof s === "string");
   const options_ = { ...options, replayStore: false as const };
   if (!cacheable) return createVerifierWith(backend, options_);
   caches ??= new WeakMap();

@@ -106,7 +106,7 @@ export function readDeliveryHeaders(headers: unknown): DeliveryHeaders {
   }
   const id = read(lookup, NAMES.id);
   const timestamp = read(lookup, NAMES.timestamp);
-  const signature = read(lookup, NAMES.signature, " ");
+  const signature = read(lookup, NAMES.signature, ", ");
   const missing = [
     id ? undefined : "webhook-id",
     timestamp ? undefined : "webhook-timestamp",
@@ -147,13 +147,22 @@ function parseTimestamp(timestamp: string, id: string): number {
   return Number(timestamp);
 }
 
+/**
+ * Splits the header into `<version>,<value>` entries. Entries are separated by spaces; a header sent
+ * twice arrives joined with `", "` (Node's `IncomingMessage`, Fetch's `Headers.append`), so a comma
+ * may end an entry. Neither a version nor a base64 value holds a comma or a space, so each
+ * space-separated part is read as comma-separated `version, value` pairs from its start (also two
+ * entries joined by a bare comma); a pair with an empty side, or a lone last token, is skipped.
+ */
 function parseSignatures(header: string, id: string): SignatureEntry[] {
   const entries: SignatureEntry[] = [];
-  for (const part of header.split(" ")) {
-    const comma = part.indexOf(",");
-    if (comma <= 0 || comma === part.length - 1) continue;
-    entries.push({ version: part.slice(0, comma), value: part.slice(comma + 1) });
-    if (entries.length === MAX_SIGNATURES) break;
+  for (const part of header.split(/\s+/)) {
+    const tokens = part.split(",");
+    for (let i = 0; i + 1 < tokens.length && entries.length < MAX_SIGNATURES; i += 2) {
+      const version = tokens[i] as string;
+      const value = tokens[i + 1] as string;
+      if (version !== "" && value !== "") entries.push({ version, value });
+    }
   }
   if (entries.length === 0) {
     throw refuse(

@@ -2,11 +2,19 @@ import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 // One redis-server harness in the repository (it finds, starts and stops the binary, makes and
 // disconnects the clients, and under CI=true refuses to skip).
-import { redisAvailable, useRedis } from "../../../testing/redis-server.ts";
+import { freePort, redisAvailable, startRedis, useRedis } from "../../../testing/redis-server.ts";
 import * as nodeEntry from "./index.node.js";
 import { createWebhookVerifier } from "./index.node.js";
 import { createRedisReplayStore } from "./redis.js";
 import { NOW_MS, SECRET, sampleEvent, signed } from "./test-fixtures.js";
+
+/** A client with ioredis's defaults (20 retries per command, an offline queue): about 10 s per refusal without a deadline. */
+function defaultClient(port: number): Redis {
+  const client = new Redis({ host: "127.0.0.1", port });
+  // Connection errors are the point of these tests; the store reports them itself.
+  client.on("error", () => {});
+  return client;
+}
 
 describe.runIf(redisAvailable("webhook-verify Redis replay store"))(
   "Redis replay store (real redis-server)",
@@ -63,6 +71,81 @@ describe.runIf(redisAvailable("webhook-verify Redis replay store"))(
       await expect(second.verify(delivery)).rejects.toMatchObject({ reason: "replayed" });
       await second.release("msg_2KWPBgLlAfxdpx2AI54pPJ85f4W");
       await expect(second.verify(delivery)).resolves.toBeDefined();
+    });
+
+    describe("every call has a deadline and fails closed (Redis down, ioredis defaults)", () => {
+      it("refuses a claim with REPLAY_STORE_FAILED at the deadline, and the handler answers 500 (the sender retries)", async () => {
+        const client = defaultClient(await freePort());
+        try {
+          const store = createRedisReplayStore({ client, timeoutMs: 200 });
+          const error = await store.claim("msg_down", 60_000).catch((e: unknown) => e);
+          expect(error).toMatchObject({ code: "REPLAY_STORE_FAILED", retryable: true });
+          // The deadline's own error, not ioredis giving up after its retries.
+          expect((error as Error).message).toContain("within 200 ms");
+          await expect(store.release("msg_down")).rejects.toMatchObject({ code: "REPLAY_STORE_FAILED" });
+
+          const errors: unknown[] = [];
+          const verifier = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS, replayStore: store });
+          const handle = verifier.handler(() => {}, { onError: (e) => errors.push(e) });
+          const { headers, body } = await signed(nodeEntry, JSON.stringify(sampleEvent()), SECRET);
+          const response = await handle(
+            new Request("http://127.0.0.1/", { method: "POST", headers, body: body as string }),
+          );
+          expect(response.status).toBe(500);
+          expect(errors).toEqual([expect.objectContaining({ code: "REPLAY_STORE_FAILED" })]);
+        } finally {
+          client.disconnect();
+        }
+      });
+
+      it("undoes a claim that missed its deadline but reached Redis later, so the sender's retry is processed", async () => {
+        const server = await startRedis();
+        const client = defaultClient(server.port);
+        const keyPrefix = prefix();
+        const store = createRedisReplayStore({ client, prefix: keyPrefix, timeoutMs: 200 });
+        let restarted: Awaited<ReturnType<typeof startRedis>> | undefined;
+        try {
+          expect(await store.claim("msg_before", 60_000)).toBe(true);
+          await server.stop();
+          // Queued in ioredis's offline queue, past the deadline: refused now, sent when Redis is back.
+          await expect(store.claim("msg_late", 60_000)).rejects.toMatchObject({
+            code: "REPLAY_STORE_FAILED",
+          });
+          restarted = await startRedis(server.port);
+          // Commands on one connection run in order: once this answers, the late claim and its undo have run.
+          expect(await client.exists(`${keyPrefix}msg_late`)).toBe(0);
+          expect(await store.claim("msg_late", 60_000)).toBe(true);
+        } finally {
+          client.disconnect();
+          await restarted?.stop();
+        }
+      });
+
+      it("leaves another receiver's claim alone when undoing its own", async () => {
+        const client = connect();
+        const keyPrefix = prefix();
+        const other = createRedisReplayStore({ client: connect(), prefix: keyPrefix });
+        expect(await other.claim("msg_theirs", 60_000)).toBe(true);
+        // A client whose SET stalls past the deadline: its undo must not delete the other's claim.
+        const stalled = {
+          set: () => new Promise<null>(() => {}),
+          del: (key: string) => client.del(key),
+          eval: (script: string, numKeys: number, ...args: string[]) => client.eval(script, numKeys, ...args),
+        };
+        const store = createRedisReplayStore({ client: stalled, prefix: keyPrefix, timeoutMs: 50 });
+        await expect(store.claim("msg_theirs", 60_000)).rejects.toMatchObject({
+          code: "REPLAY_STORE_FAILED",
+        });
+        await expect.poll(() => client.exists(`${keyPrefix}msg_theirs`)).toBe(1);
+        expect(await other.claim("msg_theirs", 60_000)).toBe(false);
+      });
+
+      it("refuses a deadline that is not a positive number of milliseconds a timer can hold", () => {
+        const client = { set: async () => "OK", del: async () => 1 };
+        for (const timeoutMs of [0, -1, Number.NaN, 2 ** 31, Number.POSITIVE_INFINITY]) {
+          expect(() => createRedisReplayStore({ client, timeoutMs })).toThrow(RangeError);
+        }
+      });
     });
   },
 );

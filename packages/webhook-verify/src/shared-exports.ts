@@ -7,11 +7,14 @@ export type { SignedContent } from "./crypto-backend.js";
 export type { HeadersInput, WebhookHeaders } from "./headers.js";
 export type { NodeRequestLike, NodeResponseLike } from "./node-handler.js";
 export {
+  type EvaluationCompletedData,
   type EvaluationCompletedEvent,
   type EvaluationIssue,
   type EvaluationStatus,
   isEvaluationCompleted,
+  type PayloadWarning,
   type UnknownWebhookEvent,
+  type UntypedWebhookEvent,
   type WebhookEvent,
 } from "./payload.js";
 export type { HandlerOptions, WebhookHandlerFn } from "./receive.js";

@@ -64,6 +64,8 @@ export function createVerifierWith(backend: CryptoBackend, options: WebhookVerif
   const emitter = new EventEmitter();
 
   async function dispatch(event: WebhookEvent): Promise<void> {
+    // An untyped body has no kind to listen to: it reaches the handler's `fn` and `verify` callers.
+    if (event.type === null) return;
     for (const listener of emitter.listeners(event.type)) await listener(event);
   }
 

@@ -57,7 +57,7 @@ describe.each(ENTRIES)("verification with %s", (_name, entry) => {
       const text = JSON.stringify(sampleEvent({ note: "Ça coûte 💶 — naïve café ✓" }));
       const { headers } = await signed(entry, text);
       const event = await verifier().verify({ headers, body: new TextEncoder().encode(text) });
-      expect(event["note"]).toBe("Ça coûte 💶 — naïve café ✓");
+      expect((event as Record<string, unknown>)["note"]).toBe("Ça coûte 💶 — naïve café ✓");
       await expect(verifier().verify({ headers, body: text })).resolves.toBeDefined();
     });
 

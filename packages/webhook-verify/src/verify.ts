@@ -2,7 +2,7 @@ import { isPromoReviewError, PromoReviewError } from "@promo-review/errors";
 import { type RawBody, rawBody } from "./body.js";
 import { type CryptoBackend, isPromiseLike, type SignedContent } from "./crypto-backend.js";
 import { type HeadersInput, readDeliveryHeaders, type SignatureEntry } from "./headers.js";
-import { parsePayload, type WebhookEvent } from "./payload.js";
+import { type PayloadWarning, parsePayload, type WebhookEvent } from "./payload.js";
 import { refuse } from "./refuse.js";
 import { createMemoryReplayStore, type ReplayStore } from "./replay-store.js";
 import { ed25519Scheme, hmacScheme, type SignatureScheme } from "./schemes.js";
@@ -35,6 +35,11 @@ export interface WebhookVerifierOptions {
   replayWindowSeconds?: number;
   /** Further signature schemes, tried after the built-in ones. */
   schemes?: readonly SignatureScheme[];
+  /**
+   * Called with each place where an accepted delivery's body does not match what the spec states
+   * (the delivery is still delivered: the signature proves who sent it). Default: `console.warn`.
+   */
+  onWarning?: (warning: PayloadWarning) => void;
 }
 
 /** A delivery whose signature and timestamp passed; the body is not parsed yet. */
@@ -51,7 +56,12 @@ export interface VerifiedSignature {
 export interface VerifiedDelivery {
   id: string;
   timestamp: number;
+  /** The body typed where it matches the spec (see `parsePayload`). */
   event: WebhookEvent;
+  /** The body as sent: the parsed JSON, else its text, else its bytes. Nothing of it is ever dropped. */
+  payload: unknown;
+  /** Where the body did not match what the spec states (empty for a well-formed delivery). */
+  warnings: readonly PayloadWarning[];
 }
 
 /** The verification steps, shared by the verifier object and the handlers. */
@@ -60,8 +70,6 @@ export interface VerifierCore {
   verifySignature(input: WebhookInput | Request): Promise<VerifiedSignature>;
   verifyDelivery(input: WebhookInput | Request): Promise<VerifiedDelivery>;
 }
-
-const decoder = new TextDecoder("utf-8", { fatal: true });
 
 function isRequest(input: unknown): input is Request {
   return (
@@ -142,17 +150,6 @@ function checkTimestamp(id: string, seconds: number, nowMs: number, toleranceSec
   }
 }
 
-function decodeText(body: string | Uint8Array, id: string): string {
-  if (typeof body === "string") return body;
-  try {
-    return decoder.decode(body);
-  } catch {
-    throw refuse("invalid_payload", "The webhook is authentic but its body is not UTF-8 text", {
-      webhookId: id,
-    });
-  }
-}
-
 /**
  * Makes the verification steps for one crypto backend. Secrets are read now, so a malformed one fails
  * at start-up. Order per delivery: headers, body, signature, timestamp, payload, replay claim. The
@@ -165,6 +162,7 @@ export function createVerifierCore(backend: CryptoBackend, options: WebhookVerif
   const toleranceSeconds = options.toleranceSeconds ?? 300;
   const now = options.now ?? Date.now;
   const windowMs = (options.replayWindowSeconds ?? 2 * toleranceSeconds) * 1000;
+  const warn = options.onWarning ?? ((warning: PayloadWarning) => console.warn(warning));
   const replayStore =
     options.replayStore === false ? undefined : (options.replayStore ?? createMemoryReplayStore({ now }));
 
@@ -193,7 +191,7 @@ export function createVerifierCore(backend: CryptoBackend, options: WebhookVerif
 
   async function verifyDelivery(input: WebhookInput | Request): Promise<VerifiedDelivery> {
     const verified = await verifySignature(input);
-    const event = parsePayload(decodeText(verified.body, verified.id), verified.id);
+    const { event, payload, warnings } = parsePayload(verified.body, verified.id);
     if (replayStore) {
       let claimed: boolean;
       try {
@@ -218,7 +216,8 @@ export function createVerifierCore(backend: CryptoBackend, options: WebhookVerif
         );
       }
     }
-    return { id: verified.id, timestamp: verified.timestamp, event };
+    for (const warning of warnings) warn(warning);
+    return { id: verified.id, timestamp: verified.timestamp, event, payload, warnings };
   }
 
   return { replayStore, verifySignature, verifyDelivery };
