@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { type Simulator, type SimulatorOptions, startSimulator } from "@promo-review/simulator";
 import { expect } from "vitest";
+import { withSelectedProfile } from "../../../testing/simulator.ts";
 import { createUploader, type UploaderOptions, type UploadSource } from "./index.js";
 
 /** A running simulator and an uploader for it (API-key credentials). */
@@ -12,7 +13,7 @@ export async function simulatorWithUploader(
   simulatorOptions: SimulatorOptions = {},
   uploaderOptions: Partial<UploaderOptions> = {},
 ) {
-  const sim = await startSimulator({ uploadProcessingDelayMs: 5, ...simulatorOptions });
+  const sim = await startSimulator(withSelectedProfile({ uploadProcessingDelayMs: 5, ...simulatorOptions }));
   const uploader = createUploader({
     filesUrl: sim.filesUrl,
     credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },

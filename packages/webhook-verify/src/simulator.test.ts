@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Simulator, sampleTextPromotion, startSimulator } from "@promo-review/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { withSelectedProfile } from "../../../testing/simulator.ts";
 import {
   createWebhookVerifier,
   type EvaluationCompletedEvent,
@@ -19,12 +20,14 @@ let sim: Simulator;
 const servers: Server[] = [];
 
 beforeAll(async () => {
-  sim = await startSimulator({
-    seed: 7,
-    evaluationDelayMs: 20,
-    webhookSecrets: [OLD, NEW],
-    webhookRetryDelaysMs: [50, 50, 50],
-  });
+  sim = await startSimulator(
+    withSelectedProfile({
+      seed: 7,
+      evaluationDelayMs: 20,
+      webhookSecrets: [OLD, NEW],
+      webhookRetryDelaysMs: [50, 50, 50],
+    }),
+  );
 });
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
