@@ -241,8 +241,9 @@ export interface SimulatorProfile {
 
 /**
  * The profile of a seed. 0 (or none) is the default reading everywhere. Any other seed takes, for row
- * `r` with `n` variants, variant `(seed - 1 + r) mod n`: deterministic, and any `n` consecutive seeds
- * cover every variant of the row (seeds 1..8 cover them all).
+ * `r` with `n` variants, variant `(digit + r) mod n`, where `digit` is digit `r mod 3` of `seed - 1`
+ * written in base `n`. Deterministic, and with two variants per row the seeds 1..8 are eight different
+ * combinations that between them take every variant of every row (each on four seeds).
  */
 export function resolveProfile(seed = 0): SimulatorProfile {
   if (!Number.isSafeInteger(seed) || seed < 0) {
@@ -252,7 +253,9 @@ export function resolveProfile(seed = 0): SimulatorProfile {
     seed,
     choices: GAP_POINTS.map(({ row, point, variants }) => {
       const names = Object.keys(variants);
-      return { row, point, variant: seed === 0 ? "default" : names[(seed - 1 + row) % names.length]! };
+      const n = names.length;
+      const digit = Math.floor((seed - 1) / n ** (row % 3)) % n;
+      return { row, point, variant: seed === 0 ? "default" : names[(digit + row) % n]! };
     }),
   };
 }
