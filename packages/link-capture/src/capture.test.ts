@@ -64,7 +64,9 @@ describe("cloud-drive link: imported asynchronously, polled until completed", ()
     expect(result).toMatchObject({ fileFormat: "pdf", source: "google-drive" });
     expect(result.uploadId).not.toBe(result.importUploadId);
     expect(events[0]?.type).toBe("accepted");
-    expect(events.some((e) => e.type === "status" && e.status === "processing")).toBe(true);
+    // The value an unfinished import polls as is not shown (docs/gaps.md row 8).
+    const unfinished = readingOf(sim(), 8) === "queued-no-poll-format" ? "queued" : "processing";
+    expect(events.some((e) => e.type === "status" && e.status === unfinished)).toBe(true);
     expect(events.at(-1)?.type).toBe("completed");
     expect(await createWith(sim(), result.uploadId, result.fileFormat)).toBe(201);
   });
