@@ -106,7 +106,11 @@ describe("flows: a promotion from a file, a link or text", () => {
       promotion: promotionFields(sim()),
     });
     expect(upload).toMatchObject({ status: "completed", fileSize: 150_000 });
-    expect(promotion).toMatchObject({ version: 1, metadata: { campaign: "spring" } });
+    // Whether the creation response echoes metadata is not shown (docs/gaps.md row 3).
+    expect(promotion).toMatchObject({
+      version: 1,
+      metadata: readingOf(sim(), 3) === "minimal" ? {} : { campaign: "spring" },
+    });
     expect(progress.at(-1)).toBe(150_000);
     const posts = requests("POST", "/v1/promotions");
     expect(posts.map((p) => p.status)).toEqual([201]); // waited on the file service, not by a 409
