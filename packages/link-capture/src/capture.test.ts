@@ -139,7 +139,7 @@ describe("polling honours Retry-After under forced 429s, and retries 5xx", () =>
     expect(events.filter((e) => e.type === "retrying")).toHaveLength(1);
   });
   it("backs off while the import is processing, up to the ceiling", async () => {
-    sim().control.setDelays({ linkImportDelayMs: 400 });
+    sim().control.setDelays({ linkImportDelayMs: 1500 });
     const events: CaptureEvent[] = [];
     await linksFor(sim(), { pollIntervalMs: 20, maxPollIntervalMs: 60 }).capture(DOC, {
       onStatus: (e) => events.push(e),
