@@ -2,7 +2,8 @@
  * One lifecycle for every suite that talks to the local simulator: started once per file (on
  * ephemeral 127.0.0.1 ports unless the options name one, so files running side by side never
  * collide), reset before each test (so no test sees another's promotions, uploads, faults, request
- * log or rate-limit windows), and closed after the file. Suites whose setup genuinely differs
+ * log or rate-limit windows), and closed after the file. With `PROMO_SIM_PROFILE=<seed>` in the
+ * environment it runs the simulator's variant profile of that seed (printed once per file). Suites whose setup genuinely differs
  * (several simulators, per-test options, state built once for the whole file, a reset tied to
  * per-test teardown) keep their own hooks.
  */
@@ -17,6 +18,37 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 export interface ResettableSimulator {
   control: { reset(): Promise<void> };
   close(): Promise<void>;
+  /** The variant profile the simulator took (printed once per file when one is selected). */
+  profile?: { seed: number; choices: { row: number; variant: string }[] };
+}
+
+/**
+ * The variant profile selected for this run: `PROMO_SIM_PROFILE=<seed>` (a non-negative integer),
+ * else none (the simulator's own reading). CI runs the integration suites once per seed 1..8
+ * (.ci/steps/30-profiles.sh), so every suite using this lifecycle proves its tolerance.
+ */
+export function selectedProfile(env: Record<string, string | undefined> = process.env): number | undefined {
+  const raw = env["PROMO_SIM_PROFILE"];
+  if (raw === undefined || raw === "") return undefined;
+  const seed = Number(raw);
+  if (!Number.isSafeInteger(seed) || seed < 0) {
+    throw new Error(`PROMO_SIM_PROFILE must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  }
+  return seed;
+}
+
+/** The options with the selected profile added (an explicit `profile` in the options wins). */
+export function withSelectedProfile<O>(options: O, env?: Record<string, string | undefined>): O {
+  const profile = selectedProfile(env);
+  if (profile === undefined || (options as { profile?: unknown })?.profile !== undefined) return options;
+  return { ...options, profile };
+}
+
+/** One line naming the profile's non-default readings, for the log of a profiled run. */
+export function describeProfile(sim: ResettableSimulator): string | undefined {
+  if (!sim.profile || sim.profile.seed === 0) return undefined;
+  const rows = sim.profile.choices.map((c) => `${c.row}:${c.variant}`).join(" ");
+  return `simulator profile ${sim.profile.seed}: ${rows}`;
 }
 
 /** What a suite adds to the shared lifecycle. */
@@ -39,7 +71,9 @@ export function useSimulator<O, S extends ResettableSimulator>(
 ): () => S {
   let sim: S | undefined;
   beforeAll(async () => {
-    sim = await start(options);
+    sim = await start(withSelectedProfile(options));
+    const line = describeProfile(sim);
+    if (line) console.info(line);
   });
   afterAll(async () => {
     await sim?.close();
@@ -54,4 +88,13 @@ export function useSimulator<O, S extends ResettableSimulator>(
     return sim;
   }
   return current;
+}
+
+/**
+ * The reading the simulator took of one row of docs/gaps.md (`default` without a profile). A test that
+ * asserts one reading of a "not shown" point scopes that assertion with it, and stays tolerant of the
+ * others.
+ */
+export function readingOf(sim: ResettableSimulator, row: number): string {
+  return sim.profile?.choices.find((c) => c.row === row)?.variant ?? "default";
 }

@@ -32,6 +32,8 @@ export interface DemoOptions {
   timeoutMs?: number;
   /** Bytes of the sample PDF. Default 320 KiB. */
   pdfBytes?: number;
+  /** Variant profile seed of the embedded simulator (default 0, its own reading of every open point). */
+  profile?: number;
 }
 
 /** One step the demo ran, and what it produced. */
@@ -104,8 +106,13 @@ export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Pro
       sim = await step(
         "start the simulator",
         // Small chunks, so the sample PDF goes in several and the progress bar has something to show.
-        () => startSimulator({ maxChunkSize: 64 * 1024 }),
-        (s) => `main API ${s.baseUrl}, file service ${s.filesUrl}`,
+        () =>
+          startSimulator({
+            maxChunkSize: 64 * 1024,
+            ...(options.profile ? { profile: options.profile } : {}),
+          }),
+        (s) =>
+          `main API ${s.baseUrl}, file service ${s.filesUrl}${s.profile.seed ? `, variant profile ${s.profile.seed}` : ""}`,
       );
       const started = sim;
       cleanup.push(() => started.close());
@@ -308,8 +315,10 @@ export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Pro
         client.flows.evaluateAndWait(promotionId, {
           versionId: submitted.versionId,
           timeoutMs: options.timeoutMs ?? 120_000,
-          // Without a listener nothing can arrive by webhook: poll at once.
-          ...(listener ? {} : { pollAfterMs: 0 }),
+          // Without a listener nothing can arrive by webhook: poll at once. The embedded simulator
+          // finishes in 200 ms, so a webhook not matched within 5 s is one whose payload this client
+          // cannot match (a variant profile's): poll then rather than after the default minute.
+          ...(listener ? (sim ? { pollAfterMs: 5_000 } : {}) : { pollAfterMs: 0 }),
           ...(signal ? { signal } : {}),
         }),
       (e) =>

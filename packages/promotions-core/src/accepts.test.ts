@@ -2,6 +2,7 @@ import { ValidationError } from "@promo-review/errors";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withSelectedProfile } from "../../../testing/simulator.ts";
 import { FILE_FORMATS } from "./limits.js";
 import { clientFor, simTextBody, uploadCompleted } from "./test-sim.js";
 import { validateCreatePromotion, validateNewVersion } from "./validate.js";
@@ -9,7 +10,7 @@ import { validateCreatePromotion, validateNewVersion } from "./validate.js";
 let sim: Simulator;
 let uploadIds: string[];
 beforeAll(async () => {
-  sim = await startSimulator({ mainApiLimit: 1_000_000, seed: 8 });
+  sim = await startSimulator(withSelectedProfile({ mainApiLimit: 1_000_000, seed: 8 }));
   uploadIds = [await uploadCompleted(sim), await uploadCompleted(sim)];
 });
 afterAll(() => sim.close());

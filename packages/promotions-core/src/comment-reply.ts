@@ -39,7 +39,8 @@ export async function postCommentReply(
         correlationId: options.correlationId,
         ...(options.signal ? { signal: options.signal } : {}),
       });
-      return { ...data, correlationId, replyAttempts: attempt };
+      // The reply's response shape is not shown: the parent is the one sent unless the service says.
+      return { parentCommentId: commentId, ...data, correlationId, replyAttempts: attempt };
     } catch (error) {
       if (!(error instanceof ParentNotFoundError) || attempt >= maxAttempts) throw error;
       const delayMs = retryDelay(error, attempt, policy);

@@ -8,7 +8,7 @@ import {
 } from "@promo-review/errors";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
-import { useSimulator } from "../../../testing/simulator.ts";
+import { readingOf, useSimulator } from "../../../testing/simulator.ts";
 import {
   chunkerWaiter,
   clientFor,
@@ -23,6 +23,8 @@ import {
 const sim = useSimulator(startSimulator, { mainApiLimit: 100_000, uploadProcessingDelayMs: 1_000, seed: 6 });
 
 const UUID = /^[0-9a-f-]{36}$/i;
+/** A version just submitted is under review; which of these statuses it shows is not shown (row 6). */
+const UNDER_REVIEW = ["pending", "in_review"];
 
 describe("create: 201 with promotion, version, publicId, metadata, tags and correlationId", () => {
   it("returns the typed result and keeps the service's correlation id", async () => {
@@ -30,14 +32,19 @@ describe("create: 201 with promotion, version, publicId, metadata, tags and corr
     const created = await promotions.create(
       simTextBody(sim(), { metadata: { campaign: "spring-2025" }, tags: [" spring ", "spring", "savings"] }),
     );
-    expect(created).toMatchObject({
-      version: 1,
-      metadata: { campaign: "spring-2025" },
-      tags: ["spring", "savings"],
-    });
+    expect(created.version).toBe(1);
+    // Which optional fields the creation response carries is not shown (docs/gaps.md row 3): each is
+    // the service's when sent, the documented default when not.
+    const shape = readingOf(sim(), 3);
+    expect(created).toMatchObject(
+      shape === "minimal"
+        ? { metadata: {}, tags: [] }
+        : { metadata: { campaign: "spring-2025" }, tags: ["spring", "savings"] },
+    );
     expect(created.promotionId).toMatch(UUID);
     expect(created.versionId).toMatch(UUID);
-    expect(created.publicId).toMatch(/^PR-/);
+    if (shape === "default") expect(created.publicId).toMatch(/^PR-/);
+    else expect(created.publicId).toBeUndefined();
     expect(created.correlationId).toBe(requestsTo(sim(), "POST", "/v1/promotions")[0]!.correlationId);
   });
   it("sends the normalised tags the service attaches", async () => {
@@ -217,7 +224,8 @@ describe("the latest version is read from the promotion, never tracked locally",
     const submitted = await promotions.submitLatest(created.promotionId, {
       reviewerEmail: "rev@example.com",
     });
-    expect(submitted).toMatchObject({ status: "pending", versionId: web.versionId, version: 2 });
+    expect(submitted).toMatchObject({ versionId: web.versionId, version: 2 });
+    expect(UNDER_REVIEW).toContain(submitted.status);
     sim().control.setDecision(created.promotionId, web.versionId, {
       decision: "approved",
       rationale: "Fine",
@@ -225,7 +233,9 @@ describe("the latest version is read from the promotion, never tracked locally",
     const decision = await promotions.decisionOfLatest(created.promotionId, {
       correlationId: "trace-latest",
     });
-    expect(decision).toMatchObject({ decision: "approved", rationale: "Fine", versionId: web.versionId });
+    expect(decision).toMatchObject({ decision: "approved", versionId: web.versionId });
+    // Who, when and why are the service's to send or not (docs/gaps.md row 6).
+    if (readingOf(sim(), 6) !== "decision-minimal") expect(decision.rationale).toBe("Fine");
     // One operation, one correlation id: the read of the promotion and the decision share it.
     expect(
       sim()
@@ -268,13 +278,12 @@ describe("submit: a safe retry; decisions on any version; evaluate: 202 processi
   it("submits, resubmits safely, reads decisions of version 1 and 2, evaluates", async () => {
     const promotions = clientFor(sim());
     const created = await promotions.create(simTextBody(sim()));
-    expect(
-      await promotions.submit(created.promotionId, created.versionId, { deadline: "2030-01-31" }),
-    ).toMatchObject({
-      status: "pending",
+    const submitted = await promotions.submit(created.promotionId, created.versionId, {
+      deadline: "2030-01-31",
     });
+    expect(UNDER_REVIEW).toContain(submitted.status);
     expect(await promotions.submit(created.promotionId, created.versionId)).toMatchObject({
-      status: "pending",
+      status: submitted.status,
     });
     const v2 = await promotions.createVersion(created.promotionId, { fileFormat: "text", content: "v2" });
     sim().control.setDecision(created.promotionId, created.versionId, {
@@ -282,8 +291,12 @@ describe("submit: a safe retry; decisions on any version; evaluate: 202 processi
       rationale: "Risk warning",
     });
     const first = await promotions.decision(created.promotionId, created.versionId);
-    expect(first).toMatchObject({ decision: "changes_requested", rationale: "Risk warning" });
-    expect(first.decidedByUserId).toBeDefined();
+    expect(first.decision).toBe("changes_requested");
+    // Who decided, when and why are not shown (row 6): present only when the service sends them.
+    if (readingOf(sim(), 6) !== "decision-minimal") {
+      expect(first).toMatchObject({ rationale: "Risk warning" });
+      expect(first.decidedByUserId).toBeDefined();
+    }
     const second = await promotions.decision(created.promotionId, v2.versionId);
     expect(second.decision).toBe("none");
     expect(second.decidedAt).toBeUndefined();
@@ -296,10 +309,12 @@ describe("submit: a safe retry; decisions on any version; evaluate: 202 processi
     const promotions = clientFor(sim(), { retry: { baseDelayMs: 1 } });
     const created = await promotions.create(simTextBody(sim()));
     sim().control.addFault({ route: "POST /v1/promotions/*/submit", kind: "status", status: 503, count: 1 });
-    expect(await promotions.submit(created.promotionId, created.versionId)).toMatchObject({
-      status: "pending",
-    });
-    expect(requestsTo(sim(), "POST", /\/submit$/).map((r) => r.status)).toEqual([503, 200]);
+    expect(UNDER_REVIEW).toContain((await promotions.submit(created.promotionId, created.versionId)).status);
+    const statuses = requestsTo(sim(), "POST", /\/submit$/).map((r) => r.status);
+    expect(statuses).toHaveLength(2);
+    expect(statuses[0]).toBe(503);
+    expect(statuses[1]).toBeGreaterThanOrEqual(200);
+    expect(statuses[1]).toBeLessThan(300);
   });
   it("refuses a malformed submit deadline locally", async () => {
     const promotions = clientFor(sim());

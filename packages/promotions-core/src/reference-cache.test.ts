@@ -19,8 +19,10 @@ describe("reference data: the four lists, typed, under their own names", () => {
     expect(jurisdictions.jurisdictions[0]).toMatchObject({
       countryCode: sim().reference.jurisdictions[0]!.countryCode,
     });
-    expect((await reference.products()).products).toEqual(sim().reference.products);
-    expect((await reference.targetMarkets()).targetMarkets).toEqual(sim().reference.targetMarkets);
+    // Only `id` is relied on: the records' other fields are not shown (docs/gaps.md row 4).
+    const ids = (list: { id: string }[]) => list.map((x) => x.id);
+    expect(ids((await reference.products()).products)).toEqual(ids(sim().reference.products));
+    expect(ids((await reference.targetMarkets()).targetMarkets)).toEqual(ids(sim().reference.targetMarkets));
   });
 });
 

@@ -207,5 +207,7 @@ export interface ReplyOptions extends OperationOptions {
 
 /** A posted reply: the service's answer, and how many attempts it took. */
 export interface ReplyResult extends WithCorrelationId {
+  /** The comment replied to: the service's echo, else the id that was sent (the answer's shape is not shown). */
+  parentCommentId: string;
   replyAttempts: number;
 }

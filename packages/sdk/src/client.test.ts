@@ -1,7 +1,7 @@
 import * as errors from "@promo-review/errors";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
-import { useSimulator } from "../../../testing/simulator.ts";
+import { readingOf, useSimulator } from "../../../testing/simulator.ts";
 import {
   AbortError,
   createClient,
@@ -106,7 +106,11 @@ describe("flows: a promotion from a file, a link or text", () => {
       promotion: promotionFields(sim()),
     });
     expect(upload).toMatchObject({ status: "completed", fileSize: 150_000 });
-    expect(promotion).toMatchObject({ version: 1, metadata: { campaign: "spring" } });
+    // Whether the creation response echoes metadata is not shown (docs/gaps.md row 3).
+    expect(promotion).toMatchObject({
+      version: 1,
+      metadata: readingOf(sim(), 3) === "minimal" ? {} : { campaign: "spring" },
+    });
     expect(progress.at(-1)).toBe(150_000);
     const posts = requests("POST", "/v1/promotions");
     expect(posts.map((p) => p.status)).toEqual([201]); // waited on the file service, not by a 409
@@ -159,8 +163,10 @@ describe("flows: a new version from a file, submit and decide the latest", () =>
     expect(version.version).toBe(2);
     const web = sim().control.addWebAppVersion(created.promotionId);
     const { submitted, decision } = await client.flows.submitLatestAndDecide(created.promotionId);
-    expect(submitted).toMatchObject({ versionId: web.versionId, version: 3, status: "pending" });
-    expect(decision.decision).toBe("pending");
+    expect(submitted).toMatchObject({ versionId: web.versionId, version: 3 });
+    // Which under-review status a submit shows is not shown (docs/gaps.md row 6).
+    expect(["pending", "in_review"]).toContain(submitted.status);
+    expect(decision.decision).toBe(submitted.status);
   });
 });
 
@@ -172,18 +178,28 @@ describe("flows: evaluate and wait, by webhook first, polling only as a fallback
       const created = await client.flows.createFromText("Guaranteed returns!", {
         promotion: promotionFields(sim()),
       });
-      const outcome = await client.flows.evaluateAndWait(created.promotionId, { pollAfterMs: 30_000 });
-      expect(outcome).toMatchObject({
-        via: "webhook",
-        status: "completed",
-        metadata: { campaign: "spring" },
+      // A payload with only the documented fields does not name the evaluation (docs/gaps.md row
+      // 18), so it cannot be matched: the flow then falls back to polling, as it must. A flat payload
+      // names it outside `data`: matched once webhook-verify types flat payloads, polled until then.
+      const reading = readingOf(sim(), 18);
+      const named = reading === "default";
+      const outcome = await client.flows.evaluateAndWait(created.promotionId, {
+        pollAfterMs: named ? 30_000 : 500,
+        pollIntervalMs: 20,
       });
-      expect(outcome.issues.length).toBeGreaterThan(0);
+      if (reading === "flat") expect(["webhook", "poll"]).toContain(outcome.via);
+      else expect(outcome.via).toBe(named ? "webhook" : "poll");
+      expect(outcome.status).not.toBe("processing");
+      if (readingOf(sim(), 9) === "default") expect(outcome.status).toBe("completed");
+      if (named) {
+        expect(outcome.metadata).toEqual({ campaign: "spring" });
+        expect(outcome.issues.length).toBeGreaterThan(0);
+      }
       expect(
         requests("GET", `/v1/promotions/${created.promotionId}/versions`).filter((r) =>
           r.path.includes("/evaluations/"),
         ),
-      ).toEqual([]);
+      ).toEqual(named ? [] : expect.any(Array));
     } finally {
       await receiver.close();
     }
@@ -197,8 +213,11 @@ describe("flows: evaluate and wait, by webhook first, polling only as a fallback
       versionId: created.versionId,
       pollIntervalMs: 20,
     });
-    expect(outcome).toMatchObject({ via: "poll", status: "completed" });
-    expect(outcome.issues.length).toBeGreaterThan(0);
+    expect(outcome.via).toBe("poll");
+    // The final status's name and the read's fields are not shown (docs/gaps.md rows 5 and 9).
+    expect(outcome.status).not.toBe("processing");
+    if (readingOf(sim(), 9) === "default") expect(outcome.status).toBe("completed");
+    if (readingOf(sim(), 5) !== "minimal") expect(outcome.issues.length).toBeGreaterThan(0);
   });
   it("times out with a TimeoutError, and an abort is an AbortError", async () => {
     const client = clientFor(sim());

@@ -42,8 +42,13 @@ export interface Principal {
 }
 
 /** Issues a fresh set of credentials from the seeded generator. */
-export function issueCredentials(random: Random): Credentials {
-  const token = (prefix: string) => `${prefix}${random.bytes(18).toString("base64url")}`;
+export function issueCredentials(random: Random, keyStyle: "pr" | "sk" | "opaque" = "pr"): Credentials {
+  // The key's form is the issuer's business ("not shown"); a profile may choose another one.
+  const token = (prefix: string) => {
+    if (keyStyle === "sk") return `${prefix.replace("pr_", "sk_")}${random.bytes(16).toString("hex")}`;
+    if (keyStyle === "opaque") return random.bytes(32).toString("base64url");
+    return `${prefix}${random.bytes(18).toString("base64url")}`;
+  };
   return {
     keys: {
       apiKey: token("pr_live_"),

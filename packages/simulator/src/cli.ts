@@ -11,6 +11,8 @@ const USAGE = `Usage: promo-review-simulator [options]
   --files-port <n>    file service port (default: ephemeral)
   --window-ms <n>     rate-limit window in ms (default 60000)
   --seed <n>          seed for generated data and faults
+  --profile <n>       variant profile seed: another plausible reading of every
+                      "not shown" point of the spec (default 0, the simulator's own)
   --webhook-url <url> webhook endpoint (repeatable)
   --help              show this help`;
 
@@ -24,6 +26,7 @@ export function parseCliArgs(argv: string[]): SimulatorOptions | "help" {
       "files-port": { type: "string" },
       "window-ms": { type: "string" },
       seed: { type: "string" },
+      profile: { type: "string" },
       "webhook-url": { type: "string", multiple: true },
       help: { type: "boolean" },
     },
@@ -44,7 +47,9 @@ export function parseCliArgs(argv: string[]): SimulatorOptions | "help" {
   if (mainPort !== undefined) options.mainPort = mainPort;
   if (filesPort !== undefined) options.filesPort = filesPort;
   if (windowMs !== undefined) options.rateLimitWindowMs = windowMs;
+  const profile = integer("profile", values.profile, 2 ** 31 - 1);
   if (seed !== undefined) options.seed = seed;
+  if (profile !== undefined) options.profile = profile;
   if (values["webhook-url"]) options.webhookUrls = values["webhook-url"];
   return options;
 }
@@ -67,6 +72,7 @@ export function startupInfo(simulator: Simulator): Record<string, unknown> {
     externalUserId: simulator.externalUserId,
     webhookSecret: simulator.webhookSecret,
     seed: simulator.seed,
+    profile: simulator.profile,
     pid: process.pid,
   };
 }

@@ -82,6 +82,8 @@ export interface Reply {
   status: number;
   body: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** No body at all (a 204 or 308 of a variant profile); the correlation id goes in the header only. */
+  empty?: boolean;
 }
 
 /** Serialises the error envelope for `error`. */
@@ -112,6 +114,17 @@ export function sendJson(
     "X-Correlation-ID": correlationId,
   });
   res.end(text);
+}
+
+/** Writes a reply, with its body unless it has none. */
+export function sendReply(res: ServerResponse, reply: Reply, correlationId: string): void {
+  if (!reply.empty) {
+    sendJson(res, reply.status, reply.body, correlationId, reply.headers);
+    return;
+  }
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(reply.status, { ...corsHeaders(), ...reply.headers, "X-Correlation-ID": correlationId });
+  res.end();
 }
 
 /** Writes `error` as the error envelope. */

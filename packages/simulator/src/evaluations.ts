@@ -25,7 +25,8 @@ export interface EvaluationRecord {
   evaluationId: string;
   promotionId: string;
   versionId: string;
-  status: "processing" | "completed" | "skipped";
+  /** `processing`, then `completed` or `skipped` (a variant profile may use other final values). */
+  status: "processing" | "completed" | "skipped" | (string & {});
   issues: EvaluationIssue[];
 }
 
@@ -46,8 +47,17 @@ const FINDINGS: [EvaluationIssue["severity"], string, string, string][] = [
   ["medium", "representative_example", "A representative APR example is required", "0% interest"],
 ];
 
+/** How evaluations read the points the spec leaves open (the variant profile); defaults as documented. */
+export interface EvaluationOptions {
+  /** The final status of a financial (evaluated) and a non-financial (skipped) version. */
+  finalStatus?: { evaluated: string; skipped: string };
+  /** Another event kind sent around evaluation-completed: at the trigger, or after the result. */
+  extraEvent?: "evaluation-started" | "evaluation-summary";
+}
+
 /** Starts evaluations and sends their results. */
 export class Evaluations {
+  readonly #options: EvaluationOptions;
   readonly #random: Random;
   readonly #scheduler: Scheduler;
   readonly #webhooks: WebhookDispatcher;
@@ -63,7 +73,9 @@ export class Evaluations {
     webhooks: WebhookDispatcher,
     delayMs: () => number,
     indexDelayMs: () => number,
+    options: EvaluationOptions = {},
   ) {
+    this.#options = options;
     this.#random = random;
     this.#scheduler = scheduler;
     this.#webhooks = webhooks;
@@ -86,11 +98,23 @@ export class Evaluations {
     this.#scheduler.after(this.#delayMs(), () =>
       this.#finish(record, version.isFinancialPromotion, metadata),
     );
+    if (this.#options.extraEvent === "evaluation-started") {
+      this.#webhooks.dispatch({
+        type: "evaluation-started",
+        timestamp: new Date().toISOString(),
+        data: {
+          evaluationId: record.evaluationId,
+          promotionId: record.promotionId,
+          versionId: record.versionId,
+        },
+      });
+    }
     return { evaluationId: record.evaluationId, status: "processing" };
   }
 
   #finish(record: EvaluationRecord, financial: boolean, metadata: Record<string, string>): void {
-    record.status = financial ? "completed" : "skipped";
+    const final = this.#options.finalStatus ?? { evaluated: "completed", skipped: "skipped" };
+    record.status = financial ? final.evaluated : final.skipped;
     record.issues = financial ? this.#findings() : [];
     const indexedAt = Date.now() + this.#indexDelayMs();
     for (const issue of record.issues) if (issue.commentId) this.#comments.set(issue.commentId, indexedAt);
@@ -106,6 +130,13 @@ export class Evaluations {
         metadata,
       },
     });
+    if (this.#options.extraEvent === "evaluation-summary") {
+      this.#webhooks.dispatch({
+        type: "evaluation-summary",
+        timestamp: new Date().toISOString(),
+        data: { evaluationId: record.evaluationId, status: record.status, issueCount: record.issues.length },
+      });
+    }
   }
 
   #findings(): EvaluationIssue[] {

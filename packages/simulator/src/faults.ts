@@ -160,7 +160,15 @@ export async function applyFault(
   fault: Fault,
   req: IncomingMessage,
   res: ServerResponse,
-  context: { correlationId: string; service: "main" | "files"; scheduler: Scheduler },
+  context: {
+    correlationId: string;
+    service: "main" | "files";
+    scheduler: Scheduler;
+    /** The variant profile's status of a code, for a fault that names a code and no status. */
+    statusOf?: (code: ErrorCode) => number;
+    /** The variant profile's reading of an error (for the injected 429). */
+    shapeError?: (error: ApiError) => ApiError;
+  },
 ): Promise<boolean> {
   switch (fault.kind) {
     case "slow":
@@ -188,11 +196,11 @@ export async function applyFault(
           headers: { "Retry-After": String(Math.ceil(seconds)) },
         },
       );
-      sendError(res, error, context.correlationId);
+      sendError(res, context.shapeError?.(error) ?? error, context.correlationId);
       return true;
     }
     default: {
-      const status = fault.status ?? 500;
+      const status = fault.status ?? (fault.code && context.statusOf ? context.statusOf(fault.code) : 500);
       const code: ErrorCode =
         fault.code ??
         (status === 500

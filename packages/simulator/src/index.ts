@@ -5,6 +5,7 @@
  */
 import type { Keys } from "./auth.js";
 import { controlRoutes, createControl, type SimulatorControl } from "./control.js";
+import type { SimulatorProfile } from "./profile.js";
 import type { ReferenceData } from "./reference.js";
 import { listen, stop } from "./server.js";
 import { createState, type SimulatorOptions } from "./state.js";
@@ -17,6 +18,14 @@ export type { ErrorCode, ErrorDetail } from "./envelope.js";
 export type { EvaluationIssue, EvaluationRecord } from "./evaluations.js";
 export type { Fault, FaultKind, FaultSpec } from "./faults.js";
 export type { DesignFrame } from "./links.js";
+export {
+  GAP_POINTS,
+  type GapPoint,
+  type ProfileChoice,
+  resolveProfile,
+  type SimulatorProfile,
+  variantOf,
+} from "./profile.js";
 export type { Decision, DecisionInput, DecisionView } from "./promotions.js";
 export type { Channel, Jurisdiction, Product, ReferenceData, TargetMarket } from "./reference.js";
 export type { RequestLogEntry } from "./request-log.js";
@@ -50,6 +59,11 @@ export interface Simulator {
   reference: ReferenceData;
   /** The seed in use (pass it back in `options.seed` to replay a run). */
   seed: number;
+  /**
+   * The variant profile in use: the reading taken of each row of docs/gaps.md (`default` everywhere
+   * for profile 0). Print it when a test fails under a profile.
+   */
+  profile: SimulatorProfile;
   /** Programmatic control (the same operations as the HTTP surface under /_sim). */
   control: SimulatorControl;
   /** Stops both servers, ends every socket, timer and pending webhook retry, and deletes stored bytes. */
@@ -88,6 +102,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     webhookSecrets: [...state.webhookSecrets],
     reference: structuredClone(state.reference),
     seed: state.seed,
+    profile: structuredClone(state.profile),
     control,
     close: () => {
       closing ??= (async () => {

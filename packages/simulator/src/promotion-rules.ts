@@ -47,8 +47,26 @@ export interface ValidatedCreation extends ValidatedContent {
 
 type Known = Set<string>;
 
-function knownIds(reference: ReferenceData) {
-  const ids = (list: { id: string }[]) => new Set(list.map((x) => x.id.toLowerCase()));
+/**
+ * How the rules read the points the spec leaves open (the simulator's variant profile, see
+ * profile.ts); every field defaults to the simulator's own reading.
+ */
+export interface RuleOptions {
+  /** Name of the promotion-type field, or null when the service knows none (default `promotionType`). */
+  typeField?: "promotionType" | "type" | null;
+  /** Whether creation may omit `jurisdictionId` (default false). */
+  jurisdictionOptional?: boolean;
+  /** Whether reference ids are checked against the lists (default true). */
+  checkReferenceIds?: boolean;
+  /** Most `uploadIds` in one request (default none). */
+  maxUploadIds?: number;
+  /** Whether a new version may omit `fileFormat` when `uploadIds` or `content` says which (default false). */
+  formatOptional?: boolean;
+}
+
+function knownIds(reference: ReferenceData, check = true) {
+  // Unchecked ids: no set, so checkUuid and checkUuidList test uuid-ness only.
+  const ids = (list: { id: string }[]) => (check ? new Set(list.map((x) => x.id.toLowerCase())) : undefined);
   return {
     products: ids(reference.products),
     channels: ids(reference.channels),
@@ -244,8 +262,19 @@ export function checkMetadata(problems: Problems, value: unknown): Record<string
  * The text-vs-file rule: text takes `content` and no `uploadIds`; every other format takes
  * `uploadIds` and no `content`.
  */
-function checkFormatAndContent(problems: Problems, body: Record<string, unknown>): UploadRef[] {
-  const { fileFormat, content, uploadIds } = body;
+function checkFormatAndContent(
+  problems: Problems,
+  body: Record<string, unknown>,
+  options: RuleOptions = {},
+): UploadRef[] {
+  const { content, uploadIds } = body;
+  // A service that reads the format from the content: uploads mean a file, content means text.
+  const fileFormat =
+    body["fileFormat"] === undefined && options.formatOptional
+      ? uploadIds !== undefined
+        ? "document"
+        : "text"
+      : body["fileFormat"];
   if (!FILE_FORMATS.includes(fileFormat as FileFormat)) {
     problems.field("fileFormat", `is required and must be one of ${FILE_FORMATS.join(", ")}`);
     return [];
@@ -258,6 +287,15 @@ function checkFormatAndContent(problems: Problems, body: Record<string, unknown>
   if (content !== undefined) problems.field("content", "must be omitted for file-based formats");
   checkUuidList(problems, uploadIds, "uploadIds", { required: true });
   if (!Array.isArray(uploadIds)) return [];
+  if (options.maxUploadIds !== undefined && uploadIds.length > options.maxUploadIds) {
+    problems.limit(
+      "uploadIds",
+      "max_items",
+      options.maxUploadIds,
+      uploadIds.length,
+      `must have at most ${options.maxUploadIds} entries`,
+    );
+  }
   return uploadIds.flatMap((uploadId, i) =>
     isUuid(uploadId) ? [{ field: `uploadIds.${i}`, uploadId }] : [],
   );
@@ -358,8 +396,9 @@ export function validateCreation(
   body: Record<string, unknown>,
   reference: ReferenceData,
   problems: Problems,
+  options: RuleOptions = {},
 ): ValidatedCreation {
-  const known = knownIds(reference);
+  const known = knownIds(reference, options.checkReferenceIds ?? true);
   checkString(problems, body["promotionName"], "promotionName", true);
   checkUuidList(problems, body["productIds"], "productIds", {
     required: true,
@@ -371,23 +410,25 @@ export function validateCreation(
     known: known.channels,
     what: "channel",
   });
-  if (body["jurisdictionId"] === undefined) problems.field("jurisdictionId", "is required");
-  else checkUuid(problems, body["jurisdictionId"], "jurisdictionId", known.jurisdictions, "jurisdiction");
+  if (body["jurisdictionId"] === undefined) {
+    if (!options.jurisdictionOptional) problems.field("jurisdictionId", "is required");
+  } else checkUuid(problems, body["jurisdictionId"], "jurisdictionId", known.jurisdictions, "jurisdiction");
   checkDeadline(problems, body["deadline"]);
   if (body["nextReviewDate"] !== undefined && !isIsoDateTime(body["nextReviewDate"])) {
     problems.field("nextReviewDate", "must be an ISO 8601 datetime");
   }
   for (const flag of ["paidPromotion", "isFinancialPromotion", "evergreen"])
     checkBoolean(problems, body, flag);
-  const type = body["promotionType"];
+  const typeField = options.typeField === undefined ? "promotionType" : options.typeField;
+  const type = typeField === null ? undefined : body[typeField];
   if (type !== undefined && !PROMOTION_TYPES.includes(type as (typeof PROMOTION_TYPES)[number])) {
-    problems.field("promotionType", `must be one of ${PROMOTION_TYPES.join(", ")}`);
+    problems.field(typeField!, `must be one of ${PROMOTION_TYPES.join(", ")}`);
   }
   checkTargeting(problems, body, "", known);
   const uploadRefs =
     body["variations"] !== undefined
       ? checkVariations(problems, body, known)
-      : checkFormatAndContent(problems, body);
+      : checkFormatAndContent(problems, body, { ...options, formatOptional: false });
   return {
     uploadRefs,
     isFinancialPromotion: body["isFinancialPromotion"] as boolean | undefined,
@@ -400,8 +441,12 @@ export function validateCreation(
  * Validates a new version: fileFormat with the same text-vs-file rule as creation, details up to
  * 1500, optional caption and isFinancialPromotion (inherited from the promotion when omitted).
  */
-export function validateVersion(body: Record<string, unknown>, problems: Problems): ValidatedContent {
-  const uploadRefs = checkFormatAndContent(problems, body);
+export function validateVersion(
+  body: Record<string, unknown>,
+  problems: Problems,
+  options: RuleOptions = {},
+): ValidatedContent {
+  const uploadRefs = checkFormatAndContent(problems, body, options);
   checkDetails(problems, body["details"], "details");
   checkString(problems, body["caption"], "caption");
   checkBoolean(problems, body, "isFinancialPromotion");

@@ -7,7 +7,13 @@
 import { isEmail } from "./auth.js";
 import { ApiError } from "./envelope.js";
 import { isObject, Problems } from "./problems.js";
-import { checkDeadline, type UploadRef, validateCreation, validateVersion } from "./promotion-rules.js";
+import {
+  checkDeadline,
+  type RuleOptions,
+  type UploadRef,
+  validateCreation,
+  validateVersion,
+} from "./promotion-rules.js";
 import { isUuid, type Random } from "./random.js";
 import type { ReferenceData } from "./reference.js";
 import type { UploadStore } from "./uploads.js";
@@ -82,8 +88,21 @@ export function requireUuidParam(value: string, name: string): void {
   }
 }
 
+/** How a store reads the points the spec leaves open (its variant profile); defaults as documented. */
+export interface PromotionStoreOptions {
+  /** Creation and version rules. */
+  rules?: RuleOptions;
+  /** The status a first submit moves a version to (default `pending`). */
+  submittedStatus?: "pending" | "in_review";
+  /** The submit body's reviewer and deadline field names (default `reviewerEmail`, `deadline`). */
+  submitFields?: { reviewer: string; deadline: string };
+  /** Whether submit refuses a malformed reviewer or deadline (default true). */
+  validateSubmit?: boolean;
+}
+
 /** All promotions of one simulator. */
 export class PromotionStore {
+  readonly #options: PromotionStoreOptions;
   readonly #random: Random;
   readonly #reference: ReferenceData;
   readonly #uploads: UploadStore;
@@ -92,7 +111,13 @@ export class PromotionStore {
   readonly #tags = new Set<string>();
   #nextPublicId = 123;
 
-  constructor(random: Random, reference: ReferenceData, uploads: UploadStore) {
+  constructor(
+    random: Random,
+    reference: ReferenceData,
+    uploads: UploadStore,
+    options: PromotionStoreOptions = {},
+  ) {
+    this.#options = options;
     this.#random = random;
     this.#reference = reference;
     this.#uploads = uploads;
@@ -145,7 +170,7 @@ export class PromotionStore {
   /** Creates a promotion with its first version. */
   create(body: Record<string, unknown>): Record<string, unknown> {
     const problems = new Problems();
-    const valid = validateCreation(body, this.#reference, problems);
+    const valid = validateCreation(body, this.#reference, problems, this.#options.rules);
     this.#checkUploads(problems, valid.uploadRefs);
     for (const tag of valid.tags) this.#tags.add(tag);
     const promotion: PromotionRecord = {
@@ -205,7 +230,7 @@ export class PromotionStore {
   addVersion(promotionId: string, body: Record<string, unknown>): { versionId: string; version: number } {
     const promotion = this.promotion(promotionId);
     const problems = new Problems();
-    const valid = validateVersion(body, problems);
+    const valid = validateVersion(body, problems, this.#options.rules);
     this.#checkUploads(problems, valid.uploadRefs);
     const version = this.#newVersion(promotion, "api", valid.isFinancialPromotion);
     return { versionId: version.versionId, version: version.version };
@@ -228,16 +253,20 @@ export class PromotionStore {
    */
   submit(promotionId: string, versionId: string, body: Record<string, unknown>): { status: Decision } {
     const { version } = this.version(promotionId, versionId);
-    const problems = new Problems();
-    if (body["reviewerEmail"] !== undefined && !isEmail(body["reviewerEmail"])) {
-      problems.field("reviewerEmail", "must be an email address");
+    const fields = this.#options.submitFields ?? { reviewer: "reviewerEmail", deadline: "deadline" };
+    const reviewer = body[fields.reviewer];
+    const deadline = body[fields.deadline];
+    if (this.#options.validateSubmit ?? true) {
+      const problems = new Problems();
+      if (reviewer !== undefined && !isEmail(reviewer))
+        problems.field(fields.reviewer, "must be an email address");
+      checkDeadline(problems, deadline, fields.deadline);
+      problems.throwIfAny();
     }
-    checkDeadline(problems, body["deadline"]);
-    problems.throwIfAny();
     if (version.decision === "none") {
-      version.decision = "pending";
-      if (typeof body["reviewerEmail"] === "string") version.reviewerEmail = body["reviewerEmail"];
-      if (typeof body["deadline"] === "string") version.deadline = body["deadline"];
+      version.decision = this.#options.submittedStatus ?? "pending";
+      if (typeof reviewer === "string") version.reviewerEmail = reviewer;
+      if (typeof deadline === "string") version.deadline = deadline;
     }
     return { status: version.decision };
   }

@@ -7,19 +7,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { authenticateFiles, authenticateMain, checkMainUserHeaders } from "./auth.js";
 import { answerPreflight } from "./cors.js";
-import { ApiError, correlationIdOf, sendError, sendJson } from "./envelope.js";
+import { ApiError, correlationIdOf, sendError, sendJson, sendReply } from "./envelope.js";
 import { applyFault, type Fault } from "./faults.js";
 import { fileRoutes } from "./file-service.js";
 import { mainRoutes } from "./main-api.js";
-import { admit } from "./rate-limit.js";
+import { shapeError, shapeReply, statusOfCode } from "./profile-replies.js";
+import { admit, type SlidingWindowLimiter } from "./rate-limit.js";
 import { redactHeaders, redactQuery } from "./request-log.js";
 import { findRoute, type RequestContext, type Route } from "./router.js";
 import { type SimulatorState, secretsOf } from "./state.js";
 
 /** Throws RATE_LIMITED when the key has no room; POST /v1/links needs room in both budgets. */
-function enforceRateLimits(state: SimulatorState, key: string, method: string, path: string): void {
-  const limiters =
-    method === "POST" && path === "/v1/links" ? [state.mainLimiter, state.linkLimiter] : [state.mainLimiter];
+function enforceRateLimits(limiters: SlidingWindowLimiter[], key: string): void {
   const verdict = admit(limiters, key, Date.now());
   if (verdict.admitted) return;
   const seconds = verdict.retryAfterMs / 1000;
@@ -37,11 +36,19 @@ function enforceRateLimits(state: SimulatorState, key: string, method: string, p
 function guard(ctx: RequestContext): void {
   const { req, state, method, path, correlationId } = ctx;
   if (ctx.service === "files") {
-    authenticateFiles(req, state.credentials, correlationId);
+    const principal = authenticateFiles(req, state.credentials, correlationId);
+    // Only a variant profile limits initiation (the spec is silent); chunk PUT and status never are.
+    if (state.initiationLimiter && method === "POST" && path === "/v1/uploads") {
+      enforceRateLimits([state.initiationLimiter], principal.credential);
+    }
     return;
   }
   const principal = authenticateMain(req, state.credentials, correlationId);
-  enforceRateLimits(state, principal.credential, method, path);
+  const links = method === "POST" && path === "/v1/links";
+  enforceRateLimits(
+    links ? [state.mainLimiter, state.linkLimiter] : [state.mainLimiter],
+    principal.credential,
+  );
   checkMainUserHeaders(req, principal);
 }
 
@@ -63,7 +70,13 @@ async function handle(
   if (fault) {
     noteFault(fault);
     if (
-      await applyFault(fault, req, res, { correlationId, service: ctx.service, scheduler: state.scheduler })
+      await applyFault(fault, req, res, {
+        correlationId,
+        service: ctx.service,
+        scheduler: state.scheduler,
+        shapeError: (error) => shapeError(error, ctx),
+        ...(state.profile.seed === 0 ? {} : { statusOf: (code) => statusOfCode(state.profile, code) }),
+      })
     )
       return;
   }
@@ -71,8 +84,9 @@ async function handle(
   guard(ctx);
   const found = findRoute(routes, method, path);
   if (!found) throw new ApiError("NOT_FOUND", `No route ${method} ${path}`);
-  const reply = await found.route.handler({ ...ctx, params: found.params });
-  sendJson(res, reply.status, reply.body, correlationId, reply.headers);
+  const routeCtx = { ...ctx, params: found.params };
+  const reply = await found.route.handler(routeCtx);
+  sendReply(res, shapeReply(`${method} ${found.route.pattern}`, reply, routeCtx), correlationId);
 }
 
 function listener(state: SimulatorState, service: "main" | "files", controlRoutes: Route[]) {
@@ -121,7 +135,7 @@ function listener(state: SimulatorState, service: "main" | "files", controlRoute
         error instanceof ApiError
           ? error
           : new ApiError("INTERNAL_ERROR", "The simulator failed to handle the request");
-      sendError(res, apiError, correlationId);
+      sendError(res, shapeError(apiError, ctx), correlationId);
     });
   };
 }

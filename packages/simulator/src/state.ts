@@ -7,14 +7,15 @@ import { type Credentials, issueCredentials } from "./auth.js";
 import { Evaluations } from "./evaluations.js";
 import { FaultRegistry } from "./faults.js";
 import { LinkCapture } from "./links.js";
-import { PromotionStore } from "./promotions.js";
+import { resolveProfile, type SimulatorProfile, takes, variantOf } from "./profile.js";
+import { PromotionStore, type PromotionStoreOptions } from "./promotions.js";
 import { createRandom, type Random } from "./random.js";
 import { SlidingWindowLimiter } from "./rate-limit.js";
 import { createReferenceData, type ReferenceData } from "./reference.js";
 import { RequestLog } from "./request-log.js";
 import { Scheduler } from "./scheduler.js";
 import { UploadStore } from "./uploads.js";
-import { generateSecret, WebhookDispatcher } from "./webhooks.js";
+import { generateSecret, WebhookDispatcher, type WebhookEvent } from "./webhooks.js";
 
 /** Options of {@link startSimulator}. Every field is optional. */
 export interface SimulatorOptions {
@@ -51,6 +52,12 @@ export interface SimulatorOptions {
   seed?: number;
   /** Parent directory of the temporary directory for uploaded bytes (default the OS temp dir); removed on close. */
   storageDir?: string;
+  /**
+   * Variant profile seed (default 0, the simulator's own reading of every "not shown" point). Any
+   * other seed picks, for each row of docs/gaps.md, another plausible reading (exposed as
+   * `Simulator.profile`), so clients can prove they do not depend on the simulator's choices.
+   */
+  profile?: number;
 }
 
 /** The three processing delays, adjustable at run time. */
@@ -64,6 +71,9 @@ export interface Delays {
 /** Everything one simulator holds. */
 export interface SimulatorState {
   seed: number;
+  profile: SimulatorProfile;
+  /** Upload initiations per window per key, when the profile limits them (row 23). */
+  initiationLimiter: SlidingWindowLimiter | undefined;
   random: Random;
   credentials: Credentials;
   externalUserId: string;
@@ -84,11 +94,68 @@ export interface SimulatorState {
   log: RequestLog;
 }
 
+/** The promotion rules a profile reads (rows 1, 2, 6, 10, 11 and 24). */
+function promotionVariants(profile: SimulatorProfile): PromotionStoreOptions {
+  const maxUploadIds = { "max-10": 10, "max-50": 50 }[variantOf(profile, 24)];
+  return {
+    rules: {
+      ...(takes(profile, 1, "type-ignored") ? { typeField: null } : {}),
+      ...(takes(profile, 1, "named-type") ? { typeField: "type" as const } : {}),
+      jurisdictionOptional: takes(profile, 2, "jurisdiction-optional"),
+      checkReferenceIds: !takes(profile, 2, "ids-unchecked"),
+      formatOptional: takes(profile, 10, "format-optional"),
+      ...(maxUploadIds === undefined ? {} : { maxUploadIds }),
+    },
+    submittedStatus: takes(profile, 6, "submit-in-review") ? "in_review" : "pending",
+    ...(takes(profile, 11, "other-names")
+      ? { submitFields: { reviewer: "reviewer", deadline: "deadlineOverride" } }
+      : {}),
+    validateSubmit: !takes(profile, 11, "unvalidated"),
+  };
+}
+
+/** The webhook message ids and payload shape a profile reads (rows 18 and 19). */
+function webhookVariants(profile: SimulatorProfile) {
+  const ids = variantOf(profile, 19);
+  const shape = variantOf(profile, 18);
+  return {
+    ...(ids === "uuid-ids" ? { messageId: (random: Random) => random.uuid() } : {}),
+    ...(ids === "evt-ids"
+      ? { messageId: (random: Random) => `evt_${random.bytes(12).toString("hex")}` }
+      : {}),
+    ...(shape === "flat" ? { payloadOf: flatPayload } : {}),
+    ...(shape === "documented-only" ? { payloadOf: documentedPayload } : {}),
+  };
+}
+
+/** The event's fields beside `type` and `timestamp`, with no `data` object. */
+function flatPayload(event: WebhookEvent): Record<string, unknown> {
+  return { ...event.data, type: event.type, timestamp: event.timestamp };
+}
+
+/**
+ * Only what the spec names for evaluation-completed: the evaluation status, the issues (each only its
+ * optional commentId) and the metadata; other kinds keep their data.
+ */
+function documentedPayload(event: WebhookEvent): Record<string, unknown> {
+  if (event.type !== "evaluation-completed") return { ...event };
+  const issues = (event.data["issues"] as { commentId?: string }[]).map((issue) =>
+    issue.commentId === undefined ? {} : { commentId: issue.commentId },
+  );
+  return {
+    type: event.type,
+    timestamp: event.timestamp,
+    data: { status: event.data["status"], issues, metadata: event.data["metadata"] },
+  };
+}
+
 /** Builds the state from the options (creates the temporary storage directory). */
 export async function createState(options: SimulatorOptions): Promise<SimulatorState> {
   const seed = (options.seed ?? randomInt(2 ** 31)) >>> 0;
   const random = createRandom(seed);
-  const credentials = issueCredentials(random);
+  const profile = resolveProfile(options.profile ?? 0);
+  const keyStyle = takes(profile, 17, "sk-keys") ? "sk" : takes(profile, 17, "opaque-keys") ? "opaque" : "pr";
+  const credentials = issueCredentials(random, keyStyle);
   const reference = createReferenceData(random);
   const webhookSecrets = options.webhookSecrets?.length
     ? [...options.webhookSecrets]
@@ -113,12 +180,17 @@ export async function createState(options: SimulatorOptions): Promise<SimulatorS
     retryDelaysMs: options.webhookRetryDelaysMs ?? [100, 500, 2000, 5000],
     random,
     scheduler,
+    ...webhookVariants(profile),
   });
   const webhookUrls = options.webhookUrls ?? [];
   for (const url of webhookUrls) webhooks.addEndpoint(url);
   const windowMs = options.rateLimitWindowMs ?? 60_000;
+  const initiationLimit = { "initiation-300": 300, "initiation-100": 100 }[variantOf(profile, 23)];
   return {
     seed,
+    profile,
+    initiationLimiter:
+      initiationLimit === undefined ? undefined : new SlidingWindowLimiter(initiationLimit, windowMs),
     random,
     credentials,
     externalUserId: `user-${random.bytes(4).toString("hex")}`,
@@ -129,7 +201,7 @@ export async function createState(options: SimulatorOptions): Promise<SimulatorS
     initialDelays,
     scheduler,
     uploads,
-    promotions: new PromotionStore(random, reference, uploads),
+    promotions: new PromotionStore(random, reference, uploads, promotionVariants(profile)),
     links: new LinkCapture({ random, seed, uploads, importDelayMs: () => delays.linkImportDelayMs }),
     webhooks,
     evaluations: new Evaluations(
@@ -138,6 +210,15 @@ export async function createState(options: SimulatorOptions): Promise<SimulatorS
       webhooks,
       () => delays.evaluationDelayMs,
       () => delays.commentIndexDelayMs,
+      {
+        ...(takes(profile, 9, "skipped-as-completed")
+          ? { finalStatus: { evaluated: "completed", skipped: "completed" } }
+          : takes(profile, 9, "final-succeeded")
+            ? { finalStatus: { evaluated: "succeeded", skipped: "skipped" } }
+            : {}),
+        ...(takes(profile, 20, "evaluation-started") ? { extraEvent: "evaluation-started" as const } : {}),
+        ...(takes(profile, 20, "evaluation-summary") ? { extraEvent: "evaluation-summary" as const } : {}),
+      },
     ),
     faults: new FaultRegistry(seed),
     mainLimiter: new SlidingWindowLimiter(options.mainApiLimit ?? 60, windowMs),

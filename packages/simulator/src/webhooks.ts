@@ -73,6 +73,10 @@ export interface DispatcherOptions {
   scheduler: Scheduler;
   /** Per-attempt timeout. */
   timeoutMs?: number;
+  /** The `webhook-id` of a new message (default `msg_<base64url>`); the profile may pick another form. */
+  messageId?: (random: Random) => string;
+  /** The payload an event is sent as (default the event itself); the profile may reshape it. */
+  payloadOf?: (event: WebhookEvent) => Record<string, unknown>;
 }
 
 /** Sends events to the configured endpoints and keeps the record of every delivery. */
@@ -118,9 +122,8 @@ export class WebhookDispatcher {
 
   /** Sends `event` to every endpoint. Returns the new deliveries. */
   dispatch(event: WebhookEvent): WebhookDelivery[] {
-    return this.#endpoints.map((endpoint) =>
-      this.#start(endpoint, event as unknown as Record<string, unknown>),
-    );
+    const payload = this.#options.payloadOf?.(event) ?? (event as unknown as Record<string, unknown>);
+    return this.#endpoints.map((endpoint) => this.#start(endpoint, structuredClone(payload)));
   }
 
   /**
@@ -131,8 +134,9 @@ export class WebhookDispatcher {
     const original = this.#deliveries.find((d) => d.deliveryId === deliveryId);
     if (!original) throw new ApiError("NOT_FOUND", `Delivery ${String(deliveryId)} not found`);
     const payload = structuredClone(original.payload);
-    const data = payload["data"] as Record<string, unknown> | undefined;
-    if (data && Array.isArray(data["issues"])) {
+    // A flat payload (a profile's reading) has its issues at the top level.
+    const data = (payload["data"] as Record<string, unknown> | undefined) ?? payload;
+    if (Array.isArray(data["issues"])) {
       for (const issue of data["issues"] as Record<string, unknown>[]) delete issue["commentId"];
     }
     const endpoint = { endpointId: original.endpointId, url: original.url };
@@ -143,7 +147,7 @@ export class WebhookDispatcher {
     const random = this.#options.random;
     const delivery: WebhookDelivery = {
       deliveryId: `dlv_${random.bytes(8).toString("hex")}`,
-      webhookId: `msg_${random.bytes(12).toString("base64url")}`,
+      webhookId: this.#options.messageId?.(random) ?? `msg_${random.bytes(12).toString("base64url")}`,
       endpointId: endpoint.endpointId,
       url: endpoint.url,
       eventType: String(payload["type"]),

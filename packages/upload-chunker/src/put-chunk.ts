@@ -43,18 +43,30 @@ export interface PutChunkRequest {
  * retried chunk needs a fresh body and may need the server's offset first.
  */
 export async function putChunk(http: HttpClient, request: PutChunkRequest): Promise<ChunkAnswer> {
-  const result = await http.request<{ receivedBytes?: unknown; status?: unknown }>(request.uploadUrl, {
-    method: "PUT",
-    body: request.body,
-    headers: {
-      "Content-Range": contentRange(request.start, request.end, request.total),
-      "Content-Type": "application/octet-stream",
-    },
-    retry: false,
-    ...(request.signal ? { signal: request.signal } : {}),
-    ...(request.correlationId ? { correlationId: request.correlationId } : {}),
-    ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
-  });
+  const result = await http
+    .request<{ receivedBytes?: unknown; status?: unknown }>(request.uploadUrl, {
+      method: "PUT",
+      body: request.body,
+      headers: {
+        "Content-Range": contentRange(request.start, request.end, request.total),
+        "Content-Type": "application/octet-stream",
+      },
+      retry: false,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.correlationId ? { correlationId: request.correlationId } : {}),
+      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+    })
+    .catch((error: unknown) => {
+      // The chunk PUT's statuses are not shown: a resumable-upload service may acknowledge a chunk that
+      // leaves bytes to send with 308 ("resume incomplete") and no body, like a 2xx without one.
+      if (
+        (error as PromoReviewError).status !== 308 ||
+        (error as PromoReviewError).code !== "UNEXPECTED_RESPONSE"
+      ) {
+        throw error;
+      }
+      return { data: undefined, correlationId: (error as PromoReviewError).correlationId ?? "" };
+    });
   const received = result.data?.receivedBytes;
   return {
     receivedBytes: typeof received === "number" && Number.isSafeInteger(received) ? received : request.end,

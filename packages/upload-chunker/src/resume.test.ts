@@ -7,6 +7,7 @@ import { type PromoReviewError, ValidationError } from "@promo-review/errors";
 import type { Simulator } from "@promo-review/simulator";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readingOf } from "../../../testing/simulator.ts";
 import {
   createUploader,
   memoryResumeStore,
@@ -102,7 +103,9 @@ describe("resume after the uploading process was killed half-way, from a second 
     // The chunk in flight at the kill may still land after `held` was read (its bytes were already in
     // the socket): the second process then starts one chunk further, at what the service holds.
     expect(result).toMatchObject({ uploadId, status: "completed" });
-    expect([held, held + CHUNK]).toContain(result!.resumedFrom);
+    // The status's receivedBytes is the simulator's extension (docs/gaps.md row 7): without it a resume
+    // starts at 0 and the 409's content_range_start moves it on.
+    expect(statusGivesOffset() ? [held, held + CHUNK] : [0]).toContain(result!.resumedFrom);
     expect(sim.control.upload(uploadId).sha256).toBe(sha256(bytes));
     // The second process sent nothing the service already held.
     const ranges = chunkPuts(sim, uploadId).map((p) => Number(/bytes (\d+)-/.exec(p.range)![1]));
@@ -120,7 +123,11 @@ describe("resume within a process", () => {
     const id = await interrupted(uploader, file, 4 * CHUNK);
     const again = new File([bytes as BlobPart], "clip.mp4", { lastModified: 1_700_000_000_000 });
     const result = await uploader.upload(again, { fileName: "clip.mp4", contentType: "video/mp4" });
-    expect(result).toMatchObject({ uploadId: id, resumedFrom: 4 * CHUNK, status: "completed" });
+    expect(result).toMatchObject({
+      uploadId: id,
+      resumedFrom: statusGivesOffset() ? 4 * CHUNK : 0,
+      status: "completed",
+    });
     expect(sim.control.upload(id).sha256).toBe(sha256(bytes));
     // Finished uploads are forgotten: the same file again is a new upload.
     const third = await uploader.upload(again, { fileName: "clip.mp4", contentType: "video/mp4" });
@@ -137,9 +144,10 @@ describe("resume within a process", () => {
         contentType: "video/mp4",
         ...(size ? { size } : {}),
       });
-      expect(result.resumedFrom).toBe(3 * CHUNK);
+      expect(result.resumedFrom).toBe(statusGivesOffset() ? 3 * CHUNK : 0);
       expect(sim.control.upload(id).sha256).toBe(sha256(bytes));
-      expect(chunkPuts(sim, id).filter((p) => p.status === 200)).toHaveLength(7);
+      // Without the offset in the status, the three held chunks go again and are taken as repeats.
+      expect(chunkPuts(sim, id).filter((p) => p.status === 200)).toHaveLength(statusGivesOffset() ? 7 : 10);
     });
   }
 
@@ -150,7 +158,9 @@ describe("resume within a process", () => {
     const forgetful: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);
       if (methodOf(input, init) === "PUT" && ++sent === 2) {
-        const body = (await response.json()) as Record<string, unknown>;
+        // The chunk answer may have no body at all (docs/gaps.md row 12).
+        const text = await response.text();
+        const body = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
         return new Response(JSON.stringify({ ...body, receivedBytes: 0 }), {
           status: 200,
           headers: response.headers,
@@ -251,7 +261,12 @@ describe("stores", () => {
     const id = await interrupted(page(), file(), 2 * CHUNK);
     expect(data.size).toBe(1);
     const result = await page().upload(file(), { fileName: "clip.mp4", contentType: "video/mp4" });
-    expect(result).toMatchObject({ uploadId: id, resumedFrom: 2 * CHUNK });
+    expect(result).toMatchObject({ uploadId: id, resumedFrom: statusGivesOffset() ? 2 * CHUNK : 0 });
     expect(data.size).toBe(0);
   });
 });
+
+/** Whether the upload status names the offset to resume from (the simulator's reading of row 7). */
+function statusGivesOffset(): boolean {
+  return readingOf(sim, 7) !== "without-received-bytes";
+}

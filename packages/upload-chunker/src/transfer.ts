@@ -276,8 +276,9 @@ export async function transfer(
         retries++;
         if (failure.action === "resync") {
           const expected = failure.offset ?? (await getUploadState(http, id, request)).receivedBytes;
-          if (expected === undefined) throw error;
-          if (expected !== start) {
+          // Neither the 409 nor the status named the offset (both shapes are not shown): the same range
+          // is sent again after the backoff, within the retry limit (a repeat of a range is harmless).
+          if (expected !== undefined && expected !== start) {
             // The service is elsewhere: ahead (the chunk landed, its answer was lost) or behind.
             if (expected > start) failures = 0;
             offset = Math.min(expected, size);

@@ -1,6 +1,7 @@
 import { NotFoundError, PromoReviewError, TimeoutError } from "@promo-review/errors";
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readingOf } from "../../../testing/simulator.ts";
 import { type Uploader, uploadStateOf } from "./index.js";
 import { patterned, simulatorWithUploader } from "./test-support.js";
 
@@ -25,7 +26,8 @@ describe("after the last chunk, the upload waits for completed by polling its st
       uploadId: result.uploadId,
       status: "completed",
       fileSize: 3000,
-      receivedBytes: 3000,
+      // receivedBytes is the simulator's extension of the upload object (docs/gaps.md row 7).
+      ...(readingOf(sim, 7) === "without-received-bytes" ? {} : { receivedBytes: 3000 }),
     });
     const polls = sim.control
       .requests()
@@ -43,7 +45,10 @@ describe("after the last chunk, the upload waits for completed by polling its st
     expect(error).toBeInstanceOf(PromoReviewError);
     expect((error as PromoReviewError).code).toBe("UPLOAD_FAILED");
     expect((error as Error).message).toContain(`could not process upload ${upload.uploadId}`);
-    expect(uploadStateOf(error)).toMatchObject({ uploadId: upload.uploadId, bytesAcknowledged: 2000 });
+    expect(uploadStateOf(error)).toMatchObject({
+      uploadId: upload.uploadId,
+      ...(readingOf(sim, 7) === "without-received-bytes" ? {} : { bytesAcknowledged: 2000 }),
+    });
     // Resuming a failed upload is refused: the file must be uploaded again.
     const again = await uploader
       .resume(upload.uploadId!, patterned(2000), {
