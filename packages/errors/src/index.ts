@@ -46,6 +46,19 @@ export { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-erro
 export { excerpt, redactSecrets } from "./redact.js";
 export { combineRetryAfter, parseRetryAfter } from "./retry-after.js";
 export { errorFromTransport, type TransportContext } from "./transport.js";
+export {
+  breachOf,
+  checkResponse,
+  describeValue,
+  expectObject,
+  type FieldRule,
+  isUuid,
+  type ResponseContext,
+  type ResponseShape,
+  UnexpectedResponseError,
+  type UnexpectedResponseInit,
+  unexpectedResponse,
+} from "./unexpected-response.js";
 export { issuesFromValibot, type LocalIssue, localValidationError } from "./validation.js";
 export {
   WebhookVerificationError,
