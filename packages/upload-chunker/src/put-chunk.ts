@@ -13,7 +13,7 @@ import {
 } from "@promo-review/errors";
 import type { HttpClient } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
-import type { UploadStatus } from "./wait.js";
+import { UPLOAD_STATUSES, type UploadStatus } from "./wait.js";
 
 /** The file service's answer to a chunk. */
 export interface ChunkAnswer {
@@ -42,22 +42,40 @@ export interface PutChunkRequest {
  * retried chunk needs a fresh body and may need the server's offset first.
  */
 export async function putChunk(http: HttpClient, request: PutChunkRequest): Promise<ChunkAnswer> {
-  const result = await http.request<{ receivedBytes?: unknown; status?: unknown }>(request.uploadUrl, {
-    method: "PUT",
-    body: request.body,
-    headers: {
-      "Content-Range": contentRange(request.start, request.end, request.total),
-      "Content-Type": "application/octet-stream",
-    },
-    retry: false,
-    ...(request.signal ? { signal: request.signal } : {}),
-    ...(request.correlationId ? { correlationId: request.correlationId } : {}),
-    ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
-  });
-  const received = result.data?.receivedBytes;
+  const result = await http
+    .request<unknown>(request.uploadUrl, {
+      method: "PUT",
+      body: request.body,
+      headers: {
+        "Content-Range": contentRange(request.start, request.end, request.total),
+        "Content-Type": "application/octet-stream",
+      },
+      retry: false,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.correlationId ? { correlationId: request.correlationId } : {}),
+      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+    })
+    .catch((error: PromoReviewError) => {
+      // 308 "Resume Incomplete" (the resumable-upload convention): the chunk was stored, more expected.
+      if (error.status === 308)
+        return { data: undefined, correlationId: error.correlationId ?? request.correlationId ?? "" };
+      throw error;
+    });
+  // The chunk answer is not shown in the spec: whatever it holds is read only when it makes sense
+  // (a byte offset, a status of the upload enum), and any 2xx without them means the chunk was stored.
+  // A claim beyond the bytes sent is the caller's to refuse (it knows what was sent).
+  const data = (typeof result.data === "object" && result.data !== null ? result.data : {}) as {
+    receivedBytes?: unknown;
+    status?: unknown;
+  };
+  const received = data.receivedBytes;
+  const status = UPLOAD_STATUSES.find((known) => known === data.status);
   return {
-    receivedBytes: typeof received === "number" && Number.isSafeInteger(received) ? received : request.end,
-    status: typeof result.data?.status === "string" ? (result.data.status as UploadStatus) : undefined,
+    receivedBytes:
+      typeof received === "number" && Number.isSafeInteger(received) && received >= 0
+        ? received
+        : request.end,
+    status,
     correlationId: result.correlationId,
   };
 }
