@@ -49,6 +49,8 @@ export function withUploadState(
     // Subclass fields, read by the constructors that have them.
     mayHaveReachedServer: (error as { mayHaveReachedServer?: boolean }).mayHaveReachedServer ?? true,
     local: (error as { local?: boolean }).local ?? false,
+    operation: (error as { operation?: string }).operation,
+    field: (error as { field?: string }).field,
   });
 }
 
