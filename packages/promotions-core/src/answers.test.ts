@@ -195,3 +195,34 @@ describe("every caller id that goes into a path is a uuid first: nothing is sent
     expect(server().seen).toHaveLength(0);
   });
 });
+
+describe("an upload id the service names in a 409 upload_not_ready is a uuid before anything is sent for it", () => {
+  it("refuses `..` as UNEXPECTED_RESPONSE: no wait, no status read, no resend", async () => {
+    always({
+      status: 409,
+      json: {
+        error: {
+          code: "CONFLICT",
+          message: "not ready",
+          details: [{ type: "upload_not_ready", uploadId: ".." }],
+        },
+      },
+    });
+    const waited: string[][] = [];
+    const c = createPromotionsClient({
+      baseUrl: server().url,
+      credentials: { apiKey: "pk_test_answers", externalUserId: "user-1" },
+      waitForUploads: async (ids) => {
+        waited.push(ids);
+      },
+    });
+    const body = { ...request, fileFormat: "pdf" as const, content: undefined, uploadIds: [someUuid()] };
+    await expect(c.create(body)).rejects.toMatchObject({
+      code: "UNEXPECTED_RESPONSE",
+      operation: "promotions.create",
+      field: "error.details.upload_not_ready.0.uploadId",
+    });
+    expect(waited).toEqual([]);
+    expect(server().seen).toHaveLength(1);
+  });
+});

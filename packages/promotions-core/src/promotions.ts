@@ -205,7 +205,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     try {
       return await sendWaitingForUploads(
         () => call<T>(url, { method: "POST", json }, { ...op, correlationId }, answer),
-        uploadWait,
+        { ...uploadWait, operation: answer.operation },
         op.signal,
       );
     } catch (error) {
