@@ -1,4 +1,7 @@
+import { PromoReviewError } from "@promo-review/errors";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import "../../../testing/fast-check-seed.ts";
 import {
   type LyingAnswer,
   type SeenRequest,
@@ -55,6 +58,20 @@ function files(
     return lie.status?.(req) ?? { json: { uploadId: id, status: "completed", fileSize: SIZE } };
   });
 }
+
+/** A 409 saying the service expects the next chunk at byte `offset`. */
+const expecting = (offset: number): LyingAnswer => ({
+  status: 409,
+  json: {
+    error: {
+      code: "CONFLICT",
+      message: "offset",
+      details: [
+        { type: "constraint_violation", constraint: "content_range_start", limit: offset, actual: CHUNK },
+      ],
+    },
+  },
+});
 
 const methods = () => server().seen.map((r) => r.method);
 
@@ -117,6 +134,37 @@ describe("the initiation answer must hold uploadId (uuid), uploadUrl (string) an
   });
 });
 
+describe("whatever JSON answers the initiation, no upload resolves without a uuid uploadId", () => {
+  it("is completed with a uuid id, or fails typed, never a TypeError (property)", async () => {
+    const almost = fc.record(
+      {
+        uploadId: fc.oneof(fc.constant(id), fc.string(), fc.constant("..")),
+        // Never a random string: one naming another host would send a request off this machine.
+        uploadUrl: fc.oneof(
+          fc.constantFrom(`/v1/uploads/${id}`, "", "/v1/uploads/..", "./%2e%2e/x"),
+          fc.integer(),
+        ),
+        maxChunkSize: fc.oneof(fc.constant(CHUNK), fc.integer(), fc.double()),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.jsonValue(), almost), async (json) => {
+        files({ initiate: () => ({ status: 201, json }) });
+        const outcome = await uploader()
+          .upload(file(), pdf)
+          .then(
+            (result) => ({ result }),
+            (error: unknown) => ({ error }),
+          );
+        if ("result" in outcome) expect(outcome.result).toMatchObject({ uploadId: id, status: "completed" });
+        else expect(outcome.error).toBeInstanceOf(PromoReviewError);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe("every upload id from the caller is a uuid before it goes into a path: nothing is sent", () => {
   it.each([
     ["status", (u: ReturnType<typeof uploader>) => u.status("..")],
@@ -140,18 +188,7 @@ describe("completed only when the service acknowledged exactly the bytes sent", 
   });
 
   it("refuses a 409 whose content_range_start is at the total when not all was sent", async () => {
-    const conflict = {
-      status: 409,
-      json: {
-        error: {
-          code: "CONFLICT",
-          message: "offset",
-          details: [
-            { type: "constraint_violation", constraint: "content_range_start", limit: SIZE, actual: CHUNK },
-          ],
-        },
-      },
-    };
+    const conflict = expecting(SIZE);
     files({ put: (req, n) => (n === 1 ? conflict : { json: { receivedBytes: endOf(req) } }) });
     const error = await uploader()
       .upload(file(), pdf)
@@ -186,18 +223,7 @@ describe("an offset that moves back and forth: bounded resyncs, each backed off"
   });
 
   it("a 409 that keeps sending the upload back is bounded the same way", async () => {
-    const back = {
-      status: 409,
-      json: {
-        error: {
-          code: "CONFLICT",
-          message: "offset",
-          details: [
-            { type: "constraint_violation", constraint: "content_range_start", limit: 0, actual: CHUNK },
-          ],
-        },
-      },
-    };
+    const back = expecting(0);
     files({ put: (req, n) => (n % 2 === 1 ? back : { json: { receivedBytes: endOf(req) } }) });
     const error = await uploader({ maxResyncs: 3 })
       .upload(file(), pdf)
