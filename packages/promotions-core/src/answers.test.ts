@@ -130,6 +130,13 @@ describe("tolerant where the spec is silent: optional and unknown fields, any 2x
     expect(await client().submit(promotionId, versionId)).toMatchObject({ status: "queued_for_review" });
   });
 
+  it("reads an evaluation back without evaluationId (the read endpoint is not shown): status is enough", async () => {
+    always({ json: { status: "completed", issues: [] } });
+    expect(await client().evaluation(promotionId, versionId, someUuid())).toMatchObject({
+      status: "completed",
+    });
+  });
+
   it("takes a correlation id that is not a uuid (the service echoes the caller's trace id)", async () => {
     always({ json: { decision: "none", correlationId: "trace-abc" } });
     expect(await client().decision(promotionId, versionId)).toMatchObject({ correlationId: "trace-abc" });
@@ -156,6 +163,8 @@ describe("every other answer is checked for its stated fields and closed enums",
     ["evaluate", { evaluationId: "ev-1", status: "processing" }, "evaluationId"],
     ["createVersion", { versionId, version: 1.5 }, "version"],
     ["submit", {}, "status"],
+    ["evaluation", { evaluationId: "ev-1", status: "completed" }, "evaluationId"],
+    ["evaluation", { evaluationId: someUuid() }, "status"],
   ] as const)("%s answered with a broken %s", async (operation, json, field) => {
     always({ json });
     const c = client();
@@ -167,6 +176,7 @@ describe("every other answer is checked for its stated fields and closed enums",
       evaluate: () => c.evaluate(promotionId, versionId, op),
       createVersion: () => c.createVersion(promotionId, { fileFormat: "text", content: "v2" }, op),
       submit: () => c.submit(promotionId, versionId, {}, op),
+      evaluation: () => c.evaluation(promotionId, versionId, someUuid(), op),
     };
     await expect(calls[operation]()).rejects.toMatchObject(
       broken(`promotions.${operation}`, field, correlationId),
