@@ -1,6 +1,6 @@
 import { PromoReviewError } from "@promo-review/errors";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import "../../../testing/fast-check-seed.ts";
 import {
   type LyingAnswer,
@@ -236,6 +236,27 @@ describe("an offset that moves back and forth: bounded resyncs, each backed off"
 describe("the completion wait ends: a deadline by default, and a status outside the enum is refused", () => {
   it(`has a default deadline of ${DEFAULT_WAIT_TIMEOUT_MS} ms, and a status that stays uploading meets it`, async () => {
     expect(DEFAULT_WAIT_TIMEOUT_MS).toBe(600_000);
+    // Only the clock is faked (timers and sockets stay real): the third poll happens "10 minutes later".
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const start = Date.now();
+      files({
+        status: () => {
+          if (server().seen.length === 3) vi.setSystemTime(start + DEFAULT_WAIT_TIMEOUT_MS);
+          return { json: { uploadId: id, status: "uploading" } };
+        },
+      });
+      const error = await uploader()
+        .waitForCompletion(id)
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: "TimeoutError", code: "TIMEOUT" });
+      expect(server().seen).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("takes a shorter deadline when given", async () => {
     files({ status: () => ({ json: { uploadId: id, status: "uploading" } }) });
     const error = await uploader()
       .waitForCompletion(id, { timeoutMs: 50 })
