@@ -67,6 +67,19 @@ export {
 } from "./redact.js";
 export { combineRetryAfter, parseRetryAfter } from "./retry-after.js";
 export { errorFromTransport, type TransportContext } from "./transport.js";
+export {
+  breachOf,
+  checkResponse,
+  describeValue,
+  expectObject,
+  type FieldRule,
+  isUuid,
+  type ResponseContext,
+  type ResponseShape,
+  UnexpectedResponseError,
+  type UnexpectedResponseInit,
+  unexpectedResponse,
+} from "./unexpected-response.js";
 export { issuesFromValibot, type LocalIssue, localValidationError } from "./validation.js";
 export { isOverWaitBound, MAX_SERVER_WAIT_MS, MAX_TIMER_MS } from "./wait-bound.js";
 export {

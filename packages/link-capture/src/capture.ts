@@ -5,7 +5,7 @@
  * poll. The POST is never resent after a failure that may have reached the service (it could have
  * started a capture); a 429 is resent after its `Retry-After`, as it was not processed.
  */
-import { localValidationError, PromoReviewError } from "@promo-review/errors";
+import { checkResponse, localValidationError, type ResponseShape } from "@promo-review/errors";
 import {
   type Credentials,
   createHttpClient,
@@ -81,7 +81,42 @@ export interface LinkCapture {
   http: HttpClient;
 }
 
-type CaptureBody = { uploadId?: unknown; statusUrl?: unknown; fileFormat?: unknown; source?: unknown };
+type CaptureBody = { uploadId: string; statusUrl?: unknown; fileFormat?: unknown; source?: unknown };
+
+/**
+ * Checks a capture answer for what the spec states. The 201/202 split is read from the body, not
+ * the status (any 2xx is success): with a `statusUrl` it is an import (`uploadId` uuid, `statusUrl` a
+ * non-empty string, `fileFormat` and `source` strings when present); without one a finished capture
+ * (`uploadId` uuid and `fileFormat`). A breach is `UNEXPECTED_RESPONSE`.
+ */
+function checkCaptureAnswer(
+  answer: { data: unknown; correlationId: string; status: number },
+  secrets: readonly string[],
+): CaptureBody {
+  const context = {
+    operation: "links.capture",
+    correlationId: answer.correlationId,
+    status: answer.status,
+    secrets,
+  };
+  const imported =
+    typeof answer.data === "object" &&
+    answer.data !== null &&
+    (answer.data as CaptureBody).statusUrl !== undefined;
+  const shape: ResponseShape = imported
+    ? ({
+        uploadId: "uuid",
+        statusUrl: "nonEmptyString",
+        fileFormat: { rule: "nonEmptyString", optional: true },
+        source: { rule: "string", optional: true },
+      } as const)
+    : ({
+        uploadId: "uuid",
+        fileFormat: "nonEmptyString",
+        source: { rule: "string", optional: true },
+      } as const);
+  return checkResponse(answer.data, shape, context) as CaptureBody;
+}
 
 function mainClient(options: LinkCaptureOptions): HttpClient {
   if (options.http) return options.http;
@@ -145,9 +180,9 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     const design = linkKind(link) === "design";
     const correlationId = o.correlationId ?? newCorrelationId();
     const designFrameId = design ? await frameFor(url, link, o, correlationId) : o.designFrameId;
-    let answer: { data: CaptureBody; correlationId: string };
+    let answer: { data: unknown; correlationId: string; status: number };
     try {
-      answer = await http.request<CaptureBody>("/v1/links", {
+      answer = await http.request<unknown>("/v1/links", {
         method: "POST",
         // The link is sent exactly as given: its node-id, if any, is the service's to read.
         json: { url, ...(designFrameId !== undefined ? { designFrameId } : {}) },
@@ -158,14 +193,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     } catch (error) {
       throw explainCaptureError(error, url);
     }
-    const data = answer.data ?? {};
-    if (typeof data.uploadId !== "string") {
-      throw new PromoReviewError({
-        code: "UNEXPECTED_RESPONSE",
-        message: "The capture answer carried no uploadId",
-        correlationId: answer.correlationId,
-      });
-    }
+    const data = checkCaptureAnswer(answer, http.secrets);
     const fileFormat = typeof data.fileFormat === "string" ? (data.fileFormat as FileFormat) : undefined;
     const source = typeof data.source === "string" ? data.source : undefined;
     const state: ImportPollState = {

@@ -23,10 +23,13 @@ const links = (answers: unknown[]) =>
     pollIntervalMs: 1,
   });
 
+const IMPORT_ID = "0b0d5b4e-6f0a-4c43-9a55-3c1f1f5d6a01";
+const FINAL_ID = "5f3c2d1e-8b7a-4c69-9d2e-1a2b3c4d5e6f";
+
 const accepted = (extra: Record<string, unknown> = {}) => ({
   _status: 202,
-  uploadId: "imp-1",
-  statusUrl: "/v1/links/imports/imp-1?sig=a%2Bb",
+  uploadId: IMPORT_ID,
+  statusUrl: `/v1/links/imports/${IMPORT_ID}?sig=a%2Bb`,
   correlationId: "c-1",
   ...extra,
 });
@@ -38,9 +41,9 @@ describe("import statuses the spec does not show", () => {
       accepted({ fileFormat: "pdf", source: "onedrive" }),
       { status: "queued" },
       {},
-      { status: "completed", finalUploadId: "up-9" },
+      { status: "completed", finalUploadId: FINAL_ID },
     ]).capture("https://onedrive.live.com/x", { onStatus: (e) => events.push(e) });
-    expect(result).toMatchObject({ uploadId: "up-9", fileFormat: "pdf", source: "onedrive", attempts: 3 });
+    expect(result).toMatchObject({ uploadId: FINAL_ID, fileFormat: "pdf", source: "onedrive", attempts: 3 });
     expect(events.flatMap((e) => (e.type === "status" ? [e.status] : []))).toEqual(["queued", "unknown"]);
   });
   it("stops on a failure status with IMPORT_FAILED", async () => {
@@ -56,11 +59,13 @@ describe("import statuses the spec does not show", () => {
       code: "UNEXPECTED_RESPONSE",
     });
     await expect(
-      links([accepted(), { status: "completed", finalUploadId: "u" }]).capture("https://www.dropbox.com/s/x"),
+      links([accepted(), { status: "completed", finalUploadId: FINAL_ID }]).capture(
+        "https://www.dropbox.com/s/x",
+      ),
     ).rejects.toMatchObject({ code: "UNEXPECTED_RESPONSE", message: expect.stringMatching(/fileFormat/) });
   });
   it("treats a design import without any format as an image", async () => {
-    const result = await links([accepted(), { status: "completed", finalUploadId: "u" }]).capture(
+    const result = await links([accepted(), { status: "completed", finalUploadId: FINAL_ID }]).capture(
       "https://figma.com/file/k/x?node-id=1-2",
     );
     expect(result.fileFormat).toBe("image");

@@ -6,7 +6,14 @@
  * retried (a poll changes nothing). An overall deadline and the caller's signal end it, with distinct
  * errors, and the state can be saved (`toJSON`) and resumed elsewhere.
  */
-import { isOverWaitBound, PromoReviewError, RateLimitError, TimeoutError } from "@promo-review/errors";
+import {
+  isOverWaitBound,
+  isUuid,
+  PromoReviewError,
+  RateLimitError,
+  TimeoutError,
+  unexpectedResponse,
+} from "@promo-review/errors";
 import { DEFAULT_RETRY, type HttpClient, isSafeToRetry, retryDelay, sleep } from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
 import type { CaptureResult, ImportPollState, WaitOptions } from "./types.js";
@@ -31,8 +38,8 @@ type StatusBody = {
   [field: string]: unknown;
 };
 
-function unexpected(message: string, correlationId: string): PromoReviewError {
-  return new PromoReviewError({ code: "UNEXPECTED_RESPONSE", message, correlationId });
+function unexpected(field: string, problem: string, correlationId: string): PromoReviewError {
+  return unexpectedResponse({ operation: "links.poll", field, problem, correlationId });
 }
 
 /** One import being polled. Made by `links.startImport()` or `links.resumePoll()`. */
@@ -141,8 +148,11 @@ export class ImportPoll {
 
   #completed(body: StatusBody): CaptureResult {
     const state = this.#state;
-    if (typeof body.finalUploadId !== "string") {
-      throw unexpected("The import completed without a finalUploadId", state.correlationId);
+    // The final upload id goes into promotions and file-service paths: a uuid, as the spec states.
+    if (!isUuid(body.finalUploadId)) {
+      const problem =
+        body.finalUploadId === undefined ? "is required on completion" : "must be a UUID string";
+      throw unexpected("finalUploadId", problem, state.correlationId);
     }
     const fileFormat =
       (typeof body.fileFormat === "string" ? body.fileFormat : undefined) ??
@@ -150,7 +160,8 @@ export class ImportPoll {
       (state.design ? "image" : undefined);
     if (fileFormat === undefined) {
       throw unexpected(
-        "The import completed but the service named no fileFormat for the file",
+        "fileFormat",
+        "is required: neither the capture nor the poll named the file's format",
         state.correlationId,
       );
     }

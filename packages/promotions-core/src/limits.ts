@@ -38,3 +38,23 @@ export type FileFormat = (typeof FILE_FORMATS)[number];
 export const PROMOTION_TYPES = ["single", "carousel", "variations"] as const;
 /** A promotion-type value. */
 export type PromotionType = (typeof PROMOTION_TYPES)[number];
+
+/**
+ * Review statuses (the promotion read view's `status`): a closed enum in the spec. The decision
+ * endpoint has the same values but `expired`.
+ */
+export const REVIEW_STATUSES = [
+  "approved",
+  "rejected",
+  "changes_requested",
+  "conditionally_approved",
+  "in_review",
+  "pending",
+  "expired",
+  "none",
+] as const;
+
+/** A version's decision values: the review statuses without `expired` (closed in the spec). */
+export const DECISION_VALUES = REVIEW_STATUSES.filter(
+  (status): status is Exclude<(typeof REVIEW_STATUSES)[number], "expired"> => status !== "expired",
+);

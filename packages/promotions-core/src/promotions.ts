@@ -9,9 +9,20 @@
 import { localValidationError } from "@promo-review/errors";
 import type { Credentials, HttpClient, HttpClientOptions, RetryPolicy } from "@promo-review/http";
 import { createHttpClient, newCorrelationId } from "@promo-review/http";
+import type * as v from "valibot";
 import { explainAmbiguous } from "./ambiguous.js";
+import { checkAnswer } from "./check-answer.js";
 import { DEFAULT_REPLY_PATH, postCommentReply } from "./comment-reply.js";
 import { createReferenceData, type ReferenceCacheOptions, type ReferenceData } from "./reference-cache.js";
+import {
+  createPromotionResponseSchema,
+  decisionResponseSchema,
+  evaluationRecordResponseSchema,
+  evaluationStartedResponseSchema,
+  newVersionResponseSchema,
+  promotionResponseSchema,
+  submitResponseSchema,
+} from "./schemas/responses.js";
 import type {
   CreatePromotionRequest,
   CreatePromotionResult,
@@ -160,27 +171,44 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     intervalMs: options.uploadRetryDelayMs ?? 500,
   };
 
+  /**
+   * Sends one request and checks its answer against what the spec states (`answer`): a breach is an
+   * `UNEXPECTED_RESPONSE` naming the field, `operation` and the correlation id.
+   */
   async function call<T>(
     url: string,
     init: { method?: string; json?: unknown; idempotent?: boolean },
     op: OperationOptions & { correlationId: string },
+    answer: { operation: string; schema: v.GenericSchema<unknown, unknown> },
   ): Promise<T & { correlationId: string }> {
-    const { data, correlationId } = await http.request<T>(url, {
+    const { data, correlationId, status } = await http.request<unknown>(url, {
       ...init,
       correlationId: op.correlationId,
       ...(op.signal ? { signal: op.signal } : {}),
     });
+    const checked = checkAnswer<T>(answer.schema, data, {
+      operation: answer.operation,
+      correlationId,
+      status,
+      secrets: http.secrets,
+    });
     // Unknown fields are kept: the body is spread as sent, with the correlation id added.
-    return { ...(data as T), correlationId };
+    return { ...checked, correlationId };
   }
 
   /** A non-idempotent POST that may meet 409 upload_not_ready: waited out, never resent blindly. */
-  async function postWaitingForUploads<T>(url: string, json: unknown, what: string, op: OperationOptions) {
+  async function postWaitingForUploads<T>(
+    url: string,
+    json: unknown,
+    what: string,
+    op: OperationOptions,
+    answer: { operation: string; schema: v.GenericSchema<unknown, unknown> },
+  ) {
     const correlationId = op.correlationId ?? newCorrelationId();
     try {
       return await sendWaitingForUploads(
-        () => call<T>(url, { method: "POST", json }, { ...op, correlationId }),
-        uploadWait,
+        () => call<T>(url, { method: "POST", json }, { ...op, correlationId }, answer),
+        { ...uploadWait, operation: answer.operation },
         op.signal,
       );
     } catch (error) {
@@ -205,6 +233,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
         sent,
         "The promotion",
         op,
+        { operation: "promotions.create", schema: createPromotionResponseSchema },
       );
       // The spec's response variants: tags may be missing or empty, publicId may be absent.
       return { ...data, metadata: data.metadata ?? {}, tags: Array.isArray(data.tags) ? data.tags : [] };
@@ -212,7 +241,10 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
 
     async get(promotionId, op) {
       validateId(promotionId, "promotionId");
-      return call<Promotion>(`/v1/promotions/${path(promotionId)}`, {}, withId(op));
+      return call<Promotion>(`/v1/promotions/${path(promotionId)}`, {}, withId(op), {
+        operation: "promotions.get",
+        schema: promotionResponseSchema,
+      });
     },
 
     async createVersion(promotionId, body, op = {}) {
@@ -223,6 +255,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
         sent,
         "The new version",
         op,
+        { operation: "promotions.createVersion", schema: newVersionResponseSchema },
       );
     },
 
@@ -235,6 +268,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
         `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/submit`,
         { method: "POST", json: sent, idempotent: true },
         withId(op),
+        { operation: "promotions.submit", schema: submitResponseSchema },
       );
     },
 
@@ -245,6 +279,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
         `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/decision`,
         {},
         withId(op),
+        { operation: "promotions.decision", schema: decisionResponseSchema },
       );
     },
 
@@ -255,6 +290,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
         `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/evaluate`,
         { method: "POST" },
         withId(op),
+        { operation: "promotions.evaluate", schema: evaluationStartedResponseSchema },
       );
     },
 
@@ -265,7 +301,10 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
       const url = options.evaluationPath
         ? options.evaluationPath(promotionId, versionId, evaluationId)
         : `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/evaluations/${path(evaluationId)}`;
-      return call<EvaluationRecord>(url, {}, withId(op));
+      return call<EvaluationRecord>(url, {}, withId(op), {
+        operation: "promotions.evaluation",
+        schema: evaluationRecordResponseSchema,
+      });
     },
 
     async replyToComment(commentId, body = {}, op = {}) {

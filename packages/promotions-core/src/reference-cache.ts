@@ -3,8 +3,18 @@
  * to cache it and refresh it daily, and every read costs main-API budget, so each list is fetched at
  * most once per `ttlMs` (default a day) per store, concurrent reads share one request, and
  * `refresh()` fetches anew on demand. The store is pluggable (a shared cache across processes, say).
+ *
+ * The cache heals: a list is checked against what the spec states (channel: id uuid and name;
+ * jurisdiction: id uuid, name, countryCode; products and target markets: objects) and a malformed one
+ * is an `UNEXPECTED_RESPONSE`, never cached; an empty list is returned but not cached, so the next read
+ * asks again; and when a refresh fails (any error) while a good list is cached, that list is served
+ * with `stale: true` and the failure in `error`.
  */
+import { type PromoReviewError, unexpectedResponse } from "@promo-review/errors";
 import type { HttpClient } from "@promo-review/http";
+import type * as v from "valibot";
+import { checkAnswer } from "./check-answer.js";
+import { channelSchema, jurisdictionSchema, openRecordSchema } from "./schemas/responses.js";
 
 /** The four lists. */
 export const REFERENCE_KINDS = ["channels", "jurisdictions", "products", "targetMarkets"] as const;
@@ -97,6 +107,13 @@ export type ReferenceList<K extends ReferenceKind> = { [P in K]: ReferenceItems[
   fetchedAt: number;
   /** Whether it came from the cache rather than a request just made. */
   fromCache: boolean;
+  /**
+   * True when the list is older than `ttlMs` and is served only because fetching it again failed
+   * (see `error`); the next read tries again.
+   */
+  stale: boolean;
+  /** Why the refresh failed, when `stale`. */
+  error?: PromoReviewError;
 };
 
 /** The reference-data reader. */
@@ -105,7 +122,10 @@ export interface ReferenceData {
   jurisdictions(options?: { signal?: AbortSignal }): Promise<ReferenceList<"jurisdictions">>;
   products(options?: { signal?: AbortSignal }): Promise<ReferenceList<"products">>;
   targetMarkets(options?: { signal?: AbortSignal }): Promise<ReferenceList<"targetMarkets">>;
-  /** Fetches the named lists (default all four) now, replacing what is cached. */
+  /**
+   * Fetches the named lists (default all four) now, replacing what is cached. A failure rejects and
+   * keeps the cached list (reads then serve it as `stale` once it is older than `ttlMs`).
+   */
   refresh(kinds?: ReferenceKind[], options?: { signal?: AbortSignal }): Promise<void>;
 }
 
@@ -119,17 +139,56 @@ const DEFAULT_PATHS: Record<ReferenceKind, string> = {
 /** A day, the refresh period the spec recommends. */
 export const DEFAULT_REFERENCE_TTL_MS = 86_400_000;
 
+/** What each list's items must be: what the spec states for channels and jurisdictions. */
+const ITEM_SCHEMAS: Record<ReferenceKind, v.GenericSchema<unknown, unknown>> = {
+  channels: channelSchema,
+  jurisdictions: jurisdictionSchema,
+  products: openRecordSchema,
+  targetMarkets: openRecordSchema,
+};
+
 /**
  * Finds the list in a response: under its own name, as the spec shows for channels and jurisdictions;
- * tolerantly, the body itself when it is an array, else its only array field.
+ * tolerantly, the body itself when it is an array, else its only array field. No list at all (an
+ * empty body, `null`, an object without one) is an `UNEXPECTED_RESPONSE`, and so is an item that
+ * breaks what the spec states.
  */
-function itemsOf(kind: ReferenceKind, body: unknown): unknown[] {
-  if (Array.isArray(body)) return body;
-  const record = (body ?? {}) as Record<string, unknown>;
-  const named = record[kind];
-  if (Array.isArray(named)) return named;
-  const arrays = Object.values(record).filter(Array.isArray);
-  return arrays.length === 1 ? (arrays[0] as unknown[]) : [];
+function itemsOf(
+  kind: ReferenceKind,
+  body: unknown,
+  context: { correlationId: string; status: number; secrets: readonly string[] },
+): unknown[] {
+  const answer = { ...context, operation: `reference.${kind}` };
+  let items: unknown[] | undefined;
+  let field: string = kind;
+  if (Array.isArray(body)) {
+    items = body;
+    field = "(body)";
+  } else if (typeof body === "object" && body !== null) {
+    const record = body as Record<string, unknown>;
+    const arrays = Object.entries(record).filter(([, value]) => Array.isArray(value));
+    const named = Array.isArray(record[kind]) ? ([kind, record[kind]] as const) : undefined;
+    const only = arrays.length === 1 ? arrays[0] : undefined;
+    const found = named ?? only;
+    if (found) [field, items] = [found[0], found[1] as unknown[]];
+  }
+  if (items === undefined) {
+    throw unexpectedResponse({ ...answer, field: kind, problem: "is required: an array of records" });
+  }
+  items.forEach((item, index) => {
+    const at = field === "(body)" ? `${index}` : `${field}.${index}`;
+    try {
+      checkAnswer(ITEM_SCHEMAS[kind], item, answer);
+    } catch (error) {
+      const inner = (error as { field?: string }).field ?? "(body)";
+      throw unexpectedResponse({
+        ...answer,
+        field: inner === "(body)" ? at : `${at}.${inner}`,
+        problem: (error as PromoReviewError).fieldErrors[0]?.message ?? "is malformed",
+      });
+    }
+  });
+  return items;
 }
 
 /** Creates the cached reader over a main-API client. */
@@ -146,25 +205,41 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
     const running = inFlight.get(kind);
     if (running) return running;
     const promise = (async () => {
-      const { data, correlationId } = await http.request<unknown>(paths[kind], signal ? { signal } : {});
-      const entry: CachedReference = { items: itemsOf(kind, data), fetchedAt: now(), correlationId };
-      await store.set(keyOf(kind), entry);
+      const { data, correlationId, status } = await http.request<unknown>(
+        paths[kind],
+        signal ? { signal } : {},
+      );
+      const items = itemsOf(kind, data, { correlationId, status, secrets: http.secrets });
+      const entry: CachedReference = { items, fetchedAt: now(), correlationId };
+      // An empty list is answered but never cached: a service that briefly lost its data (or a proxy
+      // answering for it) must not blank the list for a day.
+      if (items.length > 0) await store.set(keyOf(kind), entry);
       return entry;
     })().finally(() => inFlight.delete(kind));
     inFlight.set(kind, promise);
     return promise;
   }
 
-  async function read<K extends ReferenceKind>(kind: K, signal?: AbortSignal): Promise<ReferenceList<K>> {
-    const cached = await store.get(keyOf(kind));
-    const fresh = cached !== undefined && now() - cached.fetchedAt < ttlMs;
-    const entry = fresh ? cached : await fetchList(kind, signal);
-    return {
+  const listOf = <K extends ReferenceKind>(kind: K, entry: CachedReference, extra: object) =>
+    ({
       [kind]: entry.items,
       correlationId: entry.correlationId,
       fetchedAt: entry.fetchedAt,
-      fromCache: fresh,
-    } as ReferenceList<K>;
+      ...extra,
+    }) as unknown as ReferenceList<K>;
+
+  async function read<K extends ReferenceKind>(kind: K, signal?: AbortSignal): Promise<ReferenceList<K>> {
+    const cached = await store.get(keyOf(kind));
+    if (cached !== undefined && now() - cached.fetchedAt < ttlMs) {
+      return listOf(kind, cached, { fromCache: true, stale: false });
+    }
+    try {
+      return listOf(kind, await fetchList(kind, signal), { fromCache: false, stale: false });
+    } catch (error) {
+      // The last good list beats none; an abort is the caller's own choice and is not hidden.
+      if (cached === undefined || cached.items.length === 0 || signal?.aborted) throw error;
+      return listOf(kind, cached, { fromCache: true, stale: true, error });
+    }
   }
 
   return {
@@ -174,10 +249,8 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
     targetMarkets: (o) => read("targetMarkets", o?.signal),
     async refresh(kinds = [...REFERENCE_KINDS], o) {
       await Promise.all(
-        kinds.map(async (kind) => {
-          await store.delete(keyOf(kind));
-          await fetchList(kind, o?.signal);
-        }),
+        // The cached list stays until a good one replaces it, so a failed refresh loses nothing.
+        kinds.map((kind) => fetchList(kind, o?.signal)),
       );
     },
   };

@@ -2,7 +2,7 @@
  * The typed requests and results of the main API. Results keep every field the service sends
  * (unknown ones included, through the index signature) and always carry `correlationId`.
  */
-import type { FileFormat, PromotionType } from "./limits.js";
+import type { FileFormat, PromotionType, REVIEW_STATUSES } from "./limits.js";
 
 export type { FileFormat, PromotionType } from "./limits.js";
 
@@ -106,16 +106,8 @@ export interface CreatePromotionResult extends WithCorrelationId {
   tags: string[];
 }
 
-/** Review status values (promotion level; `expired` only there). */
-export type ReviewStatus =
-  | "approved"
-  | "rejected"
-  | "changes_requested"
-  | "conditionally_approved"
-  | "in_review"
-  | "pending"
-  | "expired"
-  | "none";
+/** Review status values (promotion level; `expired` only there). A closed enum: checked on every answer. */
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
 /** A version-level decision value (no `expired`). */
 export type DecisionValue = Exclude<ReviewStatus, "expired">;
@@ -126,8 +118,8 @@ export interface Promotion extends WithCorrelationId {
   /** The version with the highest number, created through the API or in the web application. */
   latestVersionId: string;
   latestVersion: number;
-  /** Review status of the latest version. A value the SDK does not know is kept as sent. */
-  status: ReviewStatus | (string & {});
+  /** Review status of the latest version (a closed enum: any other value is `UNEXPECTED_RESPONSE`). */
+  status: ReviewStatus;
   versionCount: number;
 }
 
@@ -146,8 +138,8 @@ export interface SubmitResult extends WithCorrelationId {
 
 /** A version's review decision. */
 export interface Decision extends WithCorrelationId {
-  /** While under review: `in_review`, `pending` or `none`. */
-  decision: DecisionValue | (string & {});
+  /** While under review: `in_review`, `pending` or `none` (a closed enum, checked). */
+  decision: DecisionValue;
   /** Omitted while under review or before a decision is recorded. */
   decidedByUserId?: string;
   /** ISO 8601 date-time; omitted when unavailable. */
@@ -159,8 +151,8 @@ export interface Decision extends WithCorrelationId {
 /** The evaluation trigger's response (202). The result arrives by the evaluation-completed webhook. */
 export interface EvaluationStarted extends WithCorrelationId {
   evaluationId: string;
-  /** `processing` when triggered. */
-  status: "processing" | (string & {});
+  /** `processing` when triggered (checked). */
+  status: "processing";
 }
 
 /** A result of one of the "latest version" helpers: which version the promotion named as latest. */

@@ -7,7 +7,13 @@
  * caller's signal, and the two end differently: an abort is an `AbortError`, a deadline an
  * `UploadNotReadyError` that says how long it waited.
  */
-import { AbortError, errorFromTransport, UploadNotReadyError } from "@promo-review/errors";
+import {
+  AbortError,
+  errorFromTransport,
+  isUuid,
+  UploadNotReadyError,
+  unexpectedResponse,
+} from "@promo-review/errors";
 import { DEFAULT_RETRY, deadlineSignal, retryDelay, sleep } from "@promo-review/http";
 
 /** Waits until the given uploads are ready; rejects when one cannot become ready. */
@@ -21,6 +27,27 @@ export interface UploadWaitOptions {
   timeoutMs: number;
   /** First step of the fallback backoff, when no waiter is injected. */
   intervalMs: number;
+  /** The operation waited for, named by an `UNEXPECTED_RESPONSE` (default `promotions.create`). */
+  operation?: string;
+}
+
+/**
+ * The ids a 409 names go into the file service's paths: each must be a UUID, or the answer is an
+ * `UNEXPECTED_RESPONSE` and nothing is sent.
+ */
+function checkNotReadyIds(error: UploadNotReadyError, operation: string): string[] {
+  const ids = error.notReadyUploadIds;
+  const bad = ids.findIndex((id) => !isUuid(id));
+  if (bad >= 0) {
+    throw unexpectedResponse({
+      operation,
+      field: `error.details.upload_not_ready.${bad}.uploadId`,
+      problem: "must be a UUID string",
+      correlationId: error.correlationId,
+      status: error.status,
+    });
+  }
+  return ids;
 }
 
 /** Backs off (exponentially, with jitter) when nothing can tell when the uploads are ready. */
@@ -57,12 +84,13 @@ export async function sendWaitingForUploads<T>(
       return await send();
     } catch (error) {
       if (!(error instanceof UploadNotReadyError)) throw error;
+      const ids = checkNotReadyIds(error, options.operation ?? "promotions.create");
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw tooLong(error, options.timeoutMs);
       const limit = deadlineSignal(remaining, signal);
       const bounded = limit.signal;
       try {
-        if (waiter) await waiter(error.notReadyUploadIds, { signal: bounded });
+        if (waiter) await waiter(ids, { signal: bounded });
         else await fallback(round, bounded);
       } catch (waitError) {
         // An injected waiter may reject with anything on abort; the caller always gets an AbortError.

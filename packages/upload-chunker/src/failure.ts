@@ -51,6 +51,8 @@ export function withUploadState(
     local: (error as { local?: boolean }).local ?? false,
     origin: (error as { origin?: string }).origin,
     expectedOrigin: (error as { expectedOrigin?: string }).expectedOrigin,
+    operation: (error as { operation?: string }).operation,
+    field: (error as { field?: string }).field,
   });
 }
 

@@ -40,12 +40,16 @@ export { Upload } from "./upload.js";
 export {
   createUploader,
   DEFAULT_CHUNK_RETRY_LIMIT,
+  DEFAULT_MAX_RESYNCS,
   DEFAULT_READ_AHEAD_BYTES,
   type Uploader,
   type UploaderOptions,
 } from "./uploader.js";
 export {
+  checkUploadId,
+  DEFAULT_WAIT_TIMEOUT_MS,
   getUploadState,
+  UPLOAD_STATUSES,
   type UploadState,
   type UploadStatus,
   type WaitOptions,

@@ -1,6 +1,7 @@
 /**
  * Upload initiation: `POST /v1/uploads` with the file's name, size and content type.
  */
+import { checkResponse, unexpectedResponse } from "@promo-review/errors";
 import type { HttpClient } from "@promo-review/http";
 
 /** The file service's answer to an initiation. */
@@ -14,8 +15,8 @@ export interface Initiated {
 }
 
 /**
- * The chunk size assumed when the service does not say: the spec's documented default of 50 MB. A
- * smaller real limit is learned from the service's 413 `max_chunk_size` answer and used from then on.
+ * The spec's documented default chunk limit, 50 MB: the chunk size a resumed upload never exceeds
+ * when nothing says better. A smaller real limit is learned from the service's 413 `max_chunk_size`.
  */
 export const DOCUMENTED_MAX_CHUNK_SIZE = 52_428_800;
 
@@ -29,26 +30,43 @@ export async function initiateUpload(
   body: { fileName: string; fileSize: number; contentType: string },
   options: { signal?: AbortSignal; correlationId?: string } = {},
 ): Promise<Initiated> {
-  const result = await http.request<{ uploadId: string; uploadUrl?: unknown; maxChunkSize?: unknown }>(
-    "/v1/uploads",
-    {
-      method: "POST",
-      json: body,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.correlationId ? { correlationId: options.correlationId } : {}),
-    },
+  const result = await http.request<unknown>("/v1/uploads", {
+    method: "POST",
+    json: body,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.correlationId ? { correlationId: options.correlationId } : {}),
+  });
+  // What the spec states of the initiation answer; any 2xx status is success (not shown).
+  const context = {
+    operation: "uploads.initiate",
+    correlationId: result.correlationId,
+    status: result.status,
+    secrets: http.secrets,
+  };
+  const data = checkResponse(
+    result.data,
+    { uploadId: "uuid", uploadUrl: "nonEmptyString", maxChunkSize: "positiveInteger" },
+    context,
   );
-  const { uploadId, uploadUrl, maxChunkSize } = result.data;
+  const uploadUrl = data["uploadUrl"] as string;
+  // The bytes go where this names: a path that climbs (`..`) could land them on another resource.
+  if (DOT_SEGMENT.test(uploadUrl)) {
+    throw unexpectedResponse({
+      ...context,
+      field: "uploadUrl",
+      problem: "must not hold . or .. path segments",
+    });
+  }
   return {
-    uploadId,
-    uploadUrl: typeof uploadUrl === "string" && uploadUrl !== "" ? uploadUrl : uploadPath(uploadId),
-    maxChunkSize:
-      typeof maxChunkSize === "number" && Number.isSafeInteger(maxChunkSize) && maxChunkSize > 0
-        ? maxChunkSize
-        : DOCUMENTED_MAX_CHUNK_SIZE,
+    uploadId: data["uploadId"] as string,
+    uploadUrl,
+    maxChunkSize: data["maxChunkSize"] as number,
     correlationId: result.correlationId,
   };
 }
+
+/** A `.` or `..` path segment, plainly or percent-encoded. */
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|#|$)/i;
 
 /** The path of an upload on the file service (its status, and its chunks' target). */
 export function uploadPath(uploadId: string): string {

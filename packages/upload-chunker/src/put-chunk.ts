@@ -14,7 +14,7 @@ import {
 } from "@promo-review/errors";
 import type { HttpClient } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
-import type { UploadStatus } from "./wait.js";
+import { UPLOAD_STATUSES, type UploadStatus } from "./wait.js";
 
 /** The file service's answer to a chunk. */
 export interface ChunkAnswer {
@@ -44,7 +44,7 @@ export interface PutChunkRequest {
  */
 export async function putChunk(http: HttpClient, request: PutChunkRequest): Promise<ChunkAnswer> {
   const result = await http
-    .request<{ receivedBytes?: unknown; status?: unknown }>(request.uploadUrl, {
+    .request<unknown>(request.uploadUrl, {
       method: "PUT",
       body: request.body,
       headers: {
@@ -56,21 +56,29 @@ export async function putChunk(http: HttpClient, request: PutChunkRequest): Prom
       ...(request.correlationId ? { correlationId: request.correlationId } : {}),
       ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
     })
-    .catch((error: unknown) => {
-      // The chunk PUT's statuses are not shown: a resumable-upload service may acknowledge a chunk that
-      // leaves bytes to send with 308 ("resume incomplete") and no body, like a 2xx without one.
-      if (
-        (error as PromoReviewError).status !== 308 ||
-        (error as PromoReviewError).code !== "UNEXPECTED_RESPONSE"
-      ) {
-        throw error;
-      }
-      return { data: undefined, correlationId: (error as PromoReviewError).correlationId ?? "" };
+    .catch((error: PromoReviewError) => {
+      // 308 "Resume Incomplete" (the resumable-upload convention): the chunk was stored, more expected.
+      // A 308 is seen here only as an answer without a Location (a redirect is the pipeline's and
+      // never reaches this point as anything but a refusal).
+      if (error.status === 308 && error.code === "UNEXPECTED_RESPONSE")
+        return { data: undefined, correlationId: error.correlationId ?? request.correlationId ?? "" };
+      throw error;
     });
-  const received = result.data?.receivedBytes;
+  // The chunk answer is not shown in the spec: whatever it holds is read only when it makes sense
+  // (a byte offset, a status of the upload enum), and any 2xx without them means the chunk was stored.
+  // A claim beyond the bytes sent is the caller's to refuse (it knows what was sent).
+  const data = (typeof result.data === "object" && result.data !== null ? result.data : {}) as {
+    receivedBytes?: unknown;
+    status?: unknown;
+  };
+  const received = data.receivedBytes;
+  const status = UPLOAD_STATUSES.find((known) => known === data.status);
   return {
-    receivedBytes: typeof received === "number" && Number.isSafeInteger(received) ? received : request.end,
-    status: typeof result.data?.status === "string" ? (result.data.status as UploadStatus) : undefined,
+    receivedBytes:
+      typeof received === "number" && Number.isSafeInteger(received) && received >= 0
+        ? received
+        : request.end,
+    status,
     correlationId: result.correlationId,
   };
 }

@@ -6,7 +6,7 @@
  * chunk can be sent again from its start, and nothing older is kept. The request body is then a stream
  * of views of those slabs, never a copy of the chunk.
  */
-import { AbortError, errorFromTransport, localValidationError } from "@promo-review/errors";
+import { AbortError, errorFromTransport, localValidationError, PromoReviewError } from "@promo-review/errors";
 
 /** What can be uploaded. File paths go through `fileSource` from `@promo-review/upload-chunker/node`. */
 export type UploadSource =
@@ -177,7 +177,43 @@ function asBytes(value: unknown): Uint8Array {
   );
 }
 
+/**
+ * The typed error a source failure becomes: code `SOURCE_ERROR`, the original as `cause`. An error
+ * already from `@promo-review/errors` (a size mismatch, an abort) is kept as it is.
+ */
+export function sourceFailure(error: unknown): PromoReviewError {
+  if (error instanceof PromoReviewError) return error;
+  const reason = (error as { message?: unknown })?.message ?? error;
+  return new PromoReviewError({
+    code: "SOURCE_ERROR",
+    message: `The upload source could not be read: ${String(reason)}; nothing more was sent`,
+    cause: error,
+  });
+}
+
+/** The pieces of a range, with a read failure recorded (`onFailure`) and thrown typed. */
+async function* guarded(
+  pieces: AsyncIterator<Uint8Array>,
+  onFailure: (error: PromoReviewError) => PromoReviewError,
+): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    let step: IteratorResult<Uint8Array>;
+    try {
+      step = await pieces.next();
+    } catch (error) {
+      throw onFailure(sourceFailure(error));
+    }
+    if (step.done) return;
+    yield step.value;
+  }
+}
+
 function blobSource(blob: Blob): ByteSource {
+  let failure: PromoReviewError | undefined;
+  const fail = (error: PromoReviewError) => {
+    failure ??= error;
+    return failure;
+  };
   const file =
     typeof (blob as File).name === "string" && typeof (blob as File).lastModified === "number"
       ? { name: (blob as File).name, lastModified: (blob as File).lastModified }
@@ -194,11 +230,14 @@ function blobSource(blob: Blob): ByteSource {
       const readFile = (blob as { [READ_FILE_RANGE]?: FileRangeReader })[READ_FILE_RANGE];
       return {
         whole: () => slice,
-        pieces: (settled) => (readFile ? readFile(start, end, settled) : blobPieces(slice)),
+        pieces: (settled) => guarded(readFile ? readFile(start, end, settled) : blobPieces(slice), fail),
       };
     },
     release: () => {},
     close: async () => {},
+    get failure() {
+      return failure;
+    },
   };
 }
 
@@ -318,7 +357,7 @@ function streamSource(
         wake();
       }
     } catch (error) {
-      failure ??= error;
+      failure ??= sourceFailure(error);
     } finally {
       reading = false;
       wake();

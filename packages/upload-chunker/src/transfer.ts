@@ -2,7 +2,7 @@
  * One upload from start to finish: local checks, resume or initiate, the chunk loop with per-chunk
  * retries, and the wait for `completed`. The lifecycle object (`upload.ts`) runs this.
  */
-import { NetworkError, NotFoundError, PromoReviewError } from "@promo-review/errors";
+import { NetworkError, NotFoundError, PromoReviewError, unexpectedResponse } from "@promo-review/errors";
 import { type HttpClient, type RetryPolicy, retryDelay, sleep } from "@promo-review/http";
 import { checkUpload } from "./checks.js";
 import { chunkBody, chunkEnd } from "./chunks.js";
@@ -12,7 +12,7 @@ import { createProgressTracker, type UploadProgress } from "./progress.js";
 import { classifyChunkFailure, putChunk } from "./put-chunk.js";
 import { fingerprintOf, type ResumeStore } from "./resume-store.js";
 import { openSource, type UploadSource } from "./sources.js";
-import { getUploadState, type UploadState, type UploadStatus, waitForUpload } from "./wait.js";
+import { checkUploadId, getUploadState, type UploadState, type UploadStatus, waitForUpload } from "./wait.js";
 
 /** What one upload is asked to do. */
 export interface UploadOptions {
@@ -28,7 +28,7 @@ export interface UploadOptions {
   onProgress?: (progress: UploadProgress) => void;
   /** Wait for the service to report `completed` before resolving. Default true. */
   waitForCompletion?: boolean;
-  /** Longest wait for `completed` after the last byte. Default: no limit. */
+  /** Longest wait for `completed` after the last byte. Default `DEFAULT_WAIT_TIMEOUT_MS` (10 minutes). */
   waitTimeoutMs?: number;
   /**
    * Bytes per chunk, when smaller than the service's `maxChunkSize` (less memory for stream sources,
@@ -106,6 +106,8 @@ export interface TransferContext {
   readAheadBytes: number;
   pollIntervalMs: number;
   chunkTimeoutMs: number;
+  /** Times the service may move its offset back before the upload ends (see `UploaderOptions.maxResyncs`). */
+  maxResyncs: number;
 }
 
 /** The chunk size a resumed upload starts from when nothing says better. */
@@ -121,6 +123,7 @@ export async function transfer(
   resumeId?: string,
 ): Promise<UploadResult> {
   const { http, store, retry: policy } = context;
+  if (resumeId !== undefined) checkUploadId(resumeId);
   const src = openSource(source, options.size);
   const size = src.size;
   checkUpload({ fileName: options.fileName, contentType: options.contentType, size });
@@ -145,7 +148,7 @@ export async function transfer(
         if (error instanceof NotFoundError) return undefined;
         throw error;
       });
-      if (state && state.status !== "failed" && state.fileSize === size) {
+      if (state && state.status !== "failed" && (state.fileSize ?? size) === size) {
         uploadId = remembered.uploadId;
         maxChunkSize = remembered.maxChunkSize;
       } else {
@@ -154,7 +157,7 @@ export async function transfer(
       }
     }
     if (state && uploadId !== undefined) {
-      if (state.fileSize !== size) {
+      if (state.fileSize !== undefined && state.fileSize !== size) {
         throw new PromoReviewError({
           code: "VALIDATION_ERROR",
           message: `Upload ${uploadId} expects ${state.fileSize} bytes but the source holds ${size}; resume it with the same file`,
@@ -167,6 +170,15 @@ export async function transfer(
           message: `The file service marked upload ${uploadId} failed; upload the file again`,
           correlationId: state.correlationId,
         });
+      }
+      if ((state.receivedBytes ?? 0) > size) {
+        throw claimBeyond(
+          "uploads.status",
+          "receivedBytes",
+          state.receivedBytes ?? 0,
+          size,
+          state.correlationId,
+        );
       }
       acknowledged = state.status === "completed" ? size : (state.receivedBytes ?? 0);
       lastCorrelationId = state.correlationId;
@@ -200,6 +212,39 @@ export async function transfer(
     let chunkAttempts = 0;
     let retries = 0;
     let lastStatus: UploadStatus | undefined = state?.status;
+    // The furthest byte the service may truthfully claim: what this upload sent, or, for a resumed
+    // upload, the whole file (an earlier run may have sent any of it). A claim beyond it is a lie.
+    let sentEnd = state ? size : 0;
+    let moves = 0; // times the service's offset went back: bounded, and each one backed off
+    /** Counts a backward move of the service's offset and waits (a growing, jittered pause). */
+    const movedBack = async (from: number, to: number, error: PromoReviewError | undefined, at: string) => {
+      if (++moves > context.maxResyncs) {
+        throw unexpectedResponse({
+          operation: "uploads.putChunk",
+          field: "receivedBytes",
+          problem: `moved back ${moves} times (last from byte ${from} to ${to}); the upload stops after ${context.maxResyncs}`,
+          correlationId: at,
+        });
+      }
+      retries++;
+      const delayMs = retryDelay(undefined, moves, { ...policy, random: () => 0.5 + policy.random() / 2 });
+      emit("retry", {
+        uploadId: id,
+        start: from,
+        end: from,
+        attempt: moves,
+        delayMs,
+        error:
+          error ??
+          unexpectedResponse({
+            operation: "uploads.putChunk",
+            field: "receivedBytes",
+            problem: `moved back to ${to}`,
+            correlationId: at,
+          }),
+      });
+      await sleep(delayMs, signal);
+    };
     src.release(offset);
     while (offset < size) {
       const start = offset;
@@ -235,17 +280,22 @@ export async function transfer(
         }).finally(() => attempt.abort());
         progress.sent(end);
         streamedOnce ||= streamed;
+        sentEnd = Math.max(sentEnd, end);
         lastCorrelationId = answer.correlationId;
         lastStatus = answer.status;
-        const next = Math.min(answer.receivedBytes, size);
+        const next = answer.receivedBytes;
+        if (next > sentEnd) {
+          throw claimBeyond("uploads.putChunk", "receivedBytes", next, sentEnd, answer.correlationId);
+        }
         emit("chunk", { uploadId: id, start, end, attempts: chunkAttempts, streamed, receivedBytes: next });
         chunkAttempts = 0;
         if (next > offset) {
           failures = 0;
         } else if (++failures > policy.limit) {
-          throw new PromoReviewError({
-            code: "UNEXPECTED_RESPONSE",
-            message: `The file service accepted the chunk at byte ${start} but still expects byte ${next}`,
+          throw unexpectedResponse({
+            operation: "uploads.putChunk",
+            field: "receivedBytes",
+            problem: `stayed at byte ${next} after the chunk at byte ${start} was accepted ${failures} times`,
             correlationId: answer.correlationId,
           });
         }
@@ -253,6 +303,7 @@ export async function transfer(
         progress.acknowledged(next);
         offset = next;
         src.release(offset);
+        if (next < start) await movedBack(start, next, undefined, answer.correlationId);
       } catch (raw) {
         if (signal.aborted) throw raw;
         // A stream that failed or proved shorter than declared while its bytes were being sent.
@@ -276,12 +327,17 @@ export async function transfer(
         retries++;
         if (failure.action === "resync") {
           const expected = failure.offset ?? (await getUploadState(http, id, request)).receivedBytes;
+          if (expected !== undefined && expected > sentEnd) {
+            const field = failure.offset === undefined ? "receivedBytes" : "content_range_start";
+            throw claimBeyond("uploads.putChunk", field, expected, sentEnd, error.correlationId);
+          }
           // Neither the 409 nor the status named the offset (both shapes are not shown): the same range
           // is sent again after the backoff, within the retry limit (a repeat of a range is harmless).
           if (expected !== undefined && expected !== start) {
             // The service is elsewhere: ahead (the chunk landed, its answer was lost) or behind.
             if (expected > start) failures = 0;
-            offset = Math.min(expected, size);
+            else await movedBack(start, expected, error, error.correlationId ?? correlationId);
+            offset = expected;
             if (expected > acknowledged) {
               acknowledged = offset;
               progress.acknowledged(offset);
@@ -325,4 +381,20 @@ export async function transfer(
   } finally {
     await src.close(signal.aborted ? signal.reason : undefined);
   }
+}
+
+/** The service claimed more bytes than were sent (or than the file holds): an `UNEXPECTED_RESPONSE`. */
+function claimBeyond(
+  operation: string,
+  field: string,
+  claimed: number,
+  sent: number,
+  correlationId: string | undefined,
+): PromoReviewError {
+  return unexpectedResponse({
+    operation,
+    field,
+    problem: `claims byte ${claimed} was received, but only ${sent} bytes were sent; nothing is reported stored that was not`,
+    correlationId,
+  });
 }

@@ -72,7 +72,9 @@ describe("every source kind arrives byte for byte, at the sizes around the chunk
       .upload(file, { fileName: file.name, contentType: file.type, waitForCompletion: false })
       .catch((e: unknown) => e);
     // The fingerprint reads the file's first bytes before anything is sent: nothing was initiated.
-    expect(error).toMatchObject({ name: "NotReadableError", message: expect.stringMatching(/changed/) });
+    // A source failure is typed (SOURCE_ERROR), with the runtime's own error as its cause.
+    expect(error).toMatchObject({ code: "SOURCE_ERROR", message: expect.stringMatching(/changed/) });
+    expect((error as Error).cause).toMatchObject({ name: "NotReadableError" });
     expect(uploadStateOf(error)).toBeUndefined();
 
     // Changed after the first chunk: the next chunks are refused, the first stays the only one stored.

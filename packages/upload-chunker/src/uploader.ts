@@ -54,6 +54,13 @@ export interface UploaderOptions {
   readAheadBytes?: number;
   /** First pause between status polls while waiting for `completed` (default 250 ms, doubling to 5 s). */
   pollIntervalMs?: number;
+  /**
+   * How many times the service may move its offset back (a chunk answer's `receivedBytes` or a 409's
+   * `content_range_start` below the chunk just sent) before the upload ends with `UNEXPECTED_RESPONSE`
+   * (default {@link DEFAULT_MAX_RESYNCS}, 10). Each move waits a growing, jittered pause first (the
+   * retry policy's backoff), so an offset that keeps moving never becomes a tight loop of PUTs.
+   */
+  maxResyncs?: number;
   /** Longest time one chunk PUT may take (default 10 minutes: a 50 MB chunk on a slow link). */
   chunkTimeoutMs?: number;
   /**
@@ -71,9 +78,9 @@ export interface Uploader {
   resume(uploadId: string, source: UploadSource, options: UploadOptions): Promise<UploadResult>;
   /** Like `upload` (or `resume` when `uploadId` is given) but returns the lifecycle object at once. */
   start(source: UploadSource, options: UploadOptions & { uploadId?: string }): Upload;
-  /** Polls the upload's status until `completed` (see {@link WaitOptions}). */
+  /** Polls the upload's status until `completed` (see {@link WaitOptions}); the id must be a UUID. */
   waitForCompletion(uploadId: string, options?: WaitOptions): Promise<UploadState>;
-  /** Reads the upload's status once. */
+  /** Reads the upload's status once; an id that is not a UUID is refused locally, nothing sent. */
   status(uploadId: string, options?: { signal?: AbortSignal }): Promise<UploadState>;
   /** The HTTP client in use. */
   readonly http: HttpClient;
@@ -81,6 +88,9 @@ export interface Uploader {
 
 /** Bytes of a stream source read past the chunk being sent, by default. */
 export const DEFAULT_READ_AHEAD_BYTES = 8 * 1024 * 1024;
+
+/** Backward moves of the service's offset an upload survives, by default. */
+export const DEFAULT_MAX_RESYNCS = 10;
 
 /** Chunk retries in a row without progress, by default. */
 export const DEFAULT_CHUNK_RETRY_LIMIT = 5;
@@ -106,6 +116,7 @@ export function createUploader(options: UploaderOptions): Uploader {
     readAheadBytes: readAheadOf(options.readAheadBytes),
     pollIntervalMs: options.pollIntervalMs ?? 250,
     chunkTimeoutMs: options.chunkTimeoutMs ?? 600_000,
+    maxResyncs: options.maxResyncs ?? DEFAULT_MAX_RESYNCS,
   };
   const start = (source: UploadSource, upload: UploadOptions & { uploadId?: string }) => {
     const lifecycle = new Upload(

@@ -1,18 +1,49 @@
 /**
  * Reading an upload's status, and waiting for the file service to finish processing it.
  */
-import { PromoReviewError, TimeoutError } from "@promo-review/errors";
+import {
+  checkResponse,
+  isUuid,
+  localValidationError,
+  PromoReviewError,
+  TimeoutError,
+  unexpectedResponse,
+} from "@promo-review/errors";
 import { DEFAULT_RETRY, type HttpClient, type RetryPolicy, retryDelay, sleep } from "@promo-review/http";
 
+/** The upload statuses of the spec: a closed enum, checked on every answer. */
+export const UPLOAD_STATUSES = ["pending", "uploading", "completed", "failed"] as const;
+
 /** The upload statuses of the spec. */
-export type UploadStatus = "pending" | "uploading" | "completed" | "failed";
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+
+/**
+ * How long {@link waitForUpload} waits for `completed` unless told otherwise: 10 minutes, generous for
+ * a 2 GB video's processing, yet an upload that stays `uploading` never keeps a caller forever.
+ */
+export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
+
+/**
+ * Checks an upload id from the caller before it goes into a path: not a UUID is a local
+ * `ValidationError`, and nothing is sent.
+ */
+export function checkUploadId(uploadId: unknown, field = "uploadId"): string {
+  if (isUuid(uploadId)) return uploadId;
+  throw localValidationError(
+    [{ field, message: "must be a UUID (the uploadId the file service gave)" }],
+    `${field} is invalid`,
+  );
+}
 
 /** The upload object (`GET /v1/uploads/{id}`). */
 export interface UploadState {
   uploadId: string;
   status: UploadStatus;
+  /** As the service sent it (`""` when it left it out). */
   fileName: string;
-  fileSize: number;
+  /** The total bytes, when the service said (`undefined` when it left it out). */
+  fileSize: number | undefined;
+  /** As the service sent it (`""` when it left it out). */
   createdAt: string;
   /**
    * The next byte the service expects (an extension of the spec the simulator documents). When the
@@ -24,25 +55,55 @@ export interface UploadState {
   correlationId: string;
 }
 
-/** Reads an upload's status. A 404 is a `NotFoundError`. */
+/**
+ * Reads an upload's status. A 404 is a `NotFoundError`. The id is checked as a UUID before any request
+ * (a local `ValidationError`); the answer must hold what the spec states (`status` in its closed enum,
+ * the same `uploadId`, and `fileName`, `fileSize`, `createdAt` of their types when present), else it
+ * is `UNEXPECTED_RESPONSE`. Any 2xx is success (the status code is not shown).
+ */
 export async function getUploadState(
   http: HttpClient,
   uploadId: string,
   options: { signal?: AbortSignal; correlationId?: string } = {},
 ): Promise<UploadState> {
-  const result = await http.request<Record<string, unknown>>(`/v1/uploads/${encodeURIComponent(uploadId)}`, {
+  checkUploadId(uploadId);
+  const result = await http.request<unknown>(`/v1/uploads/${uploadId}`, {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.correlationId ? { correlationId: options.correlationId } : {}),
   });
-  const data = result.data ?? {};
+  const context = {
+    operation: "uploads.status",
+    correlationId: result.correlationId,
+    status: result.status,
+    secrets: http.secrets,
+  };
+  const data = checkResponse(
+    result.data,
+    {
+      status: { oneOf: UPLOAD_STATUSES },
+      uploadId: { rule: "uuid", optional: true },
+      fileName: { rule: "string", optional: true },
+      fileSize: { rule: "nonNegativeInteger", optional: true },
+      createdAt: { rule: "string", optional: true },
+    },
+    context,
+  );
+  if (data["uploadId"] !== undefined && data["uploadId"] !== uploadId) {
+    throw unexpectedResponse({
+      ...context,
+      field: "uploadId",
+      problem: `names another upload than ${uploadId}`,
+    });
+  }
   const received = data["receivedBytes"];
   return {
-    uploadId: typeof data["uploadId"] === "string" ? data["uploadId"] : uploadId,
+    uploadId,
     status: data["status"] as UploadStatus,
-    fileName: String(data["fileName"] ?? ""),
-    fileSize: Number(data["fileSize"]),
-    createdAt: String(data["createdAt"] ?? ""),
-    receivedBytes: typeof received === "number" && Number.isSafeInteger(received) ? received : undefined,
+    fileName: (data["fileName"] as string | undefined) ?? "",
+    fileSize: data["fileSize"] as number | undefined,
+    createdAt: (data["createdAt"] as string | undefined) ?? "",
+    receivedBytes:
+      typeof received === "number" && Number.isSafeInteger(received) && received >= 0 ? received : undefined,
     correlationId: result.correlationId,
   };
 }
@@ -50,7 +111,7 @@ export async function getUploadState(
 /** How {@link waitForUpload} polls. */
 export interface WaitOptions {
   signal?: AbortSignal;
-  /** Give up after this long (a `TimeoutError`). Default: wait as long as the service says `uploading`. */
+  /** Give up after this long (a `TimeoutError`). Default {@link DEFAULT_WAIT_TIMEOUT_MS} (10 minutes). */
   timeoutMs?: number;
   /** The first pause between polls; later pauses double up to `maxPollIntervalMs`. Default 250 ms. */
   pollIntervalMs?: number;
@@ -64,7 +125,8 @@ export interface WaitOptions {
 /**
  * Polls `GET /v1/uploads/{id}` (not rate-limited) until `completed`, with growing pauses. A `failed`
  * upload rejects with a `PromoReviewError` coded `UPLOAD_FAILED` naming the upload; running out of
- * `timeoutMs` rejects with a `TimeoutError`. Polls that fail transiently are retried by the HTTP client.
+ * `timeoutMs` (default 10 minutes) rejects with a `TimeoutError`; a status outside the spec's enum is
+ * `UNEXPECTED_RESPONSE` at once. Polls that fail transiently are retried by the HTTP client.
  */
 export async function waitForUpload(
   http: HttpClient,
@@ -79,7 +141,8 @@ export async function waitForUpload(
     maxDelayMs: options.maxPollIntervalMs ?? 5_000,
     random: () => 0.5 + random() / 2,
   };
-  const deadline = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   for (let poll = 1; ; poll++) {
     const state = await getUploadState(http, uploadId, options);
     if (state.status === "completed") return state;
@@ -98,27 +161,23 @@ export async function waitForUpload(
         ],
       });
     }
-    let pause = retryDelay(undefined, Math.min(poll, 20), policy);
-    if (deadline !== undefined) {
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        throw new TimeoutError({
-          code: "TIMEOUT",
-          message: `Upload ${uploadId} was still ${state.status} after ${options.timeoutMs} ms`,
-          correlationId: state.correlationId,
-          mayHaveReachedServer: true,
-          details: [
-            {
-              type: "upload_state",
-              uploadId,
-              bytesAcknowledged: state.receivedBytes,
-              fileSize: state.fileSize,
-            },
-          ],
-        });
-      }
-      pause = Math.min(pause, left);
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      throw new TimeoutError({
+        code: "TIMEOUT",
+        message: `Upload ${uploadId} was still ${state.status} after ${timeoutMs} ms`,
+        correlationId: state.correlationId,
+        mayHaveReachedServer: true,
+        details: [
+          {
+            type: "upload_state",
+            uploadId,
+            bytesAcknowledged: state.receivedBytes,
+            fileSize: state.fileSize,
+          },
+        ],
+      });
     }
-    await sleep(pause, options.signal);
+    await sleep(Math.min(retryDelay(undefined, Math.min(poll, 20), policy), left), options.signal);
   }
 }

@@ -1,0 +1,76 @@
+/**
+ * What the spec states about each success answer of the main API, as valibot schemas: the required
+ * fields, their types, uuid-ness and the closed enums. Only what the spec states is required (a field
+ * it calls optional or does not name is checked only when present, or not at all), and every schema
+ * is loose, so unknown fields are kept. `correlationId` is not required here: the HTTP client takes it
+ * from the body, else the `X-Correlation-ID` header, and the service echoes a caller's own trace id,
+ * which need not be a uuid.
+ */
+import * as v from "valibot";
+import { DECISION_VALUES, REVIEW_STATUSES } from "../limits.js";
+
+const uuid = v.pipe(v.string("must be a UUID string"), v.uuid("must be a UUID string"));
+const integer = v.pipe(v.number("must be an integer"), v.safeInteger("must be an integer"));
+const positiveInteger = v.pipe(integer, v.minValue(1, "must be an integer > 0"));
+const string = v.string("must be a string");
+const plainObject = v.custom<Record<string, unknown>>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  "must be a JSON object",
+);
+
+/** The promotion read view (GET /v1/promotions/{id}). `status` is the closed review-status enum. */
+export const promotionResponseSchema = v.looseObject({
+  promotionId: uuid,
+  latestVersionId: uuid,
+  latestVersion: positiveInteger,
+  status: v.picklist(REVIEW_STATUSES, `must be one of ${REVIEW_STATUSES.join(", ")}`),
+  versionCount: positiveInteger,
+});
+
+/** The creation response (201): `publicId`, `metadata` and `tags` are optional (checked when present). */
+export const createPromotionResponseSchema = v.looseObject({
+  promotionId: uuid,
+  versionId: uuid,
+  version: positiveInteger,
+  publicId: v.optional(string),
+  metadata: v.optional(plainObject),
+  tags: v.optional(v.array(string, "must be an array of strings")),
+});
+
+/** The new-version response (201). */
+export const newVersionResponseSchema = v.looseObject({ versionId: uuid, version: positiveInteger });
+
+/** The submit response: a status "for example pending" (an open value, so any string). */
+export const submitResponseSchema = v.looseObject({ status: string });
+
+/** The decision (closed enum; its three other fields optional). */
+export const decisionResponseSchema = v.looseObject({
+  decision: v.picklist(DECISION_VALUES, `must be one of ${DECISION_VALUES.join(", ")}`),
+  decidedByUserId: v.optional(string),
+  decidedAt: v.optional(string),
+  rationale: v.optional(string),
+});
+
+/** The evaluation trigger (202): an evaluation id and status `processing`. */
+export const evaluationStartedResponseSchema = v.looseObject({
+  evaluationId: uuid,
+  status: v.literal("processing", "must be processing"),
+});
+
+/**
+ * An evaluation read back: the spec shows no read endpoint (docs/gaps.md), so only what the client
+ * relies on is required, `status` (any string); `evaluationId` is checked as a uuid when present.
+ */
+export const evaluationRecordResponseSchema = v.looseObject({
+  evaluationId: v.optional(uuid),
+  status: string,
+});
+
+/** A channel: id (uuid) and name. */
+export const channelSchema = v.looseObject({ id: uuid, name: string });
+
+/** A jurisdiction: id (uuid), name and countryCode. */
+export const jurisdictionSchema = v.looseObject({ id: uuid, name: string, countryCode: string });
+
+/** A product or target market: the spec does not show their fields, so any JSON object. */
+export const openRecordSchema = plainObject;
