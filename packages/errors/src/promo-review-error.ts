@@ -31,6 +31,11 @@ export interface PromoReviewErrorInit {
    * They are not kept on the error.
    */
   secrets?: Iterable<string>;
+  /**
+   * A redactor made elsewhere that already holds the secrets in its closure (an HTTP client's
+   * `redact`), for an error made outside that client; used instead of `secrets` when given.
+   */
+  redact?: Redactor;
   /** A short excerpt of a body that was not the error envelope. */
   bodyExcerpt?: string;
   /** The request that failed (method and URL, never its headers). */
@@ -75,7 +80,7 @@ export class PromoReviewError extends Error {
 
   constructor(init: PromoReviewErrorInit) {
     // The secrets live only in this closure: nothing on the instance holds them.
-    const redact = redactorFor(init.secrets);
+    const redact = init.redact ?? redactorFor(init.secrets);
     const details = redactValue(init.details ?? [], redact);
     // A documented code stays as it is, so branching on `code` works whatever the secrets; any other
     // code came from the service and is text like the rest.

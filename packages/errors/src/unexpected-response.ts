@@ -6,6 +6,7 @@
  */
 import type { FieldErrorDetail } from "./details.js";
 import { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-error.js";
+import type { Redactor } from "./redact.js";
 
 /** Where an answer came from, for the error it may cause. */
 export interface ResponseContext {
@@ -17,6 +18,8 @@ export interface ResponseContext {
   status?: number | undefined;
   /** Values redacted from the message (the client's credentials). */
   secrets?: Iterable<string> | undefined;
+  /** A redactor that holds them (an HTTP client's `redact`), used instead of `secrets` when given. */
+  redact?: Redactor | undefined;
 }
 
 /** What an {@link UnexpectedResponseError} names. */
@@ -59,6 +62,7 @@ export function unexpectedResponse(init: UnexpectedResponseInit): UnexpectedResp
     ...(init.status === undefined ? {} : { status: init.status }),
     ...(init.correlationId === undefined ? {} : { correlationId: init.correlationId }),
     ...(init.secrets ? { secrets: init.secrets } : {}),
+    ...(init.redact ? { redact: init.redact } : {}),
   });
 }
 

@@ -4,6 +4,8 @@ import {
   isPromoReviewError,
   type PromoReviewError,
   PromoReviewError as PromoReviewErrorClass,
+  type Redactor,
+  redactorFor,
 } from "@promo-review/errors";
 import ky, { type BeforeRequestHook, type Hooks, type KyInstance } from "ky";
 import { readBody } from "./body.js";
@@ -100,6 +102,12 @@ export interface HttpClient {
    * verbatim. Throws a `ForeignOriginError` for a URL on an origin this client does not trust.
    */
   url(path: string): string;
+  /**
+   * Removes this client's credentials from a text, for an error a package makes from one of this
+   * client's answers (`unexpectedResponse({ ..., redact: http.redact })`). The credentials stay in
+   * its closure: the function prints as a function, never as the values.
+   */
+  readonly redact: Redactor;
 }
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
@@ -200,6 +208,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     baseUrl: options.baseUrl,
     url: (path) => resolve(path, "GET"),
+    redact: redactorFor(secrets),
     async request<T>(path: string, request: RequestOptions = {}): Promise<HttpResult<T>> {
       const method = (request.method ?? "GET").toUpperCase();
       const url = resolve(path, method);

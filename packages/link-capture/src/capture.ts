@@ -5,7 +5,7 @@
  * poll. The POST is never resent after a failure that may have reached the service (it could have
  * started a capture); a 429 is resent after its `Retry-After`, as it was not processed.
  */
-import { checkResponse, localValidationError, type ResponseShape } from "@promo-review/errors";
+import { checkResponse, localValidationError, type Redactor, type ResponseShape } from "@promo-review/errors";
 import {
   type Credentials,
   createHttpClient,
@@ -91,13 +91,13 @@ type CaptureBody = { uploadId: string; statusUrl?: unknown; fileFormat?: unknown
  */
 function checkCaptureAnswer(
   answer: { data: unknown; correlationId: string; status: number },
-  secrets: readonly string[],
+  redact: Redactor,
 ): CaptureBody {
   const context = {
     operation: "links.capture",
     correlationId: answer.correlationId,
     status: answer.status,
-    secrets,
+    redact,
   };
   const imported =
     typeof answer.data === "object" &&
@@ -193,7 +193,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     } catch (error) {
       throw explainCaptureError(error, url);
     }
-    const data = checkCaptureAnswer(answer, http.secrets);
+    const data = checkCaptureAnswer(answer, http.redact);
     const fileFormat = typeof data.fileFormat === "string" ? (data.fileFormat as FileFormat) : undefined;
     const source = typeof data.source === "string" ? data.source : undefined;
     const state: ImportPollState = {

@@ -190,7 +190,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
       operation: answer.operation,
       correlationId,
       status,
-      secrets: http.secrets,
+      redact: http.redact,
     });
     // Unknown fields are kept: the body is spread as sent, with the correlation id added.
     return { ...checked, correlationId };

@@ -10,7 +10,7 @@
  * asks again; and when a refresh fails (any error) while a good list is cached, that list is served
  * with `stale: true` and the failure in `error`.
  */
-import { type PromoReviewError, unexpectedResponse } from "@promo-review/errors";
+import { type PromoReviewError, type Redactor, unexpectedResponse } from "@promo-review/errors";
 import type { HttpClient } from "@promo-review/http";
 import type * as v from "valibot";
 import { checkAnswer } from "./check-answer.js";
@@ -156,7 +156,7 @@ const ITEM_SCHEMAS: Record<ReferenceKind, v.GenericSchema<unknown, unknown>> = {
 function itemsOf(
   kind: ReferenceKind,
   body: unknown,
-  context: { correlationId: string; status: number; secrets: readonly string[] },
+  context: { correlationId: string; status: number; redact: Redactor },
 ): unknown[] {
   const answer = { ...context, operation: `reference.${kind}` };
   let items: unknown[] | undefined;
@@ -209,7 +209,7 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
         paths[kind],
         signal ? { signal } : {},
       );
-      const items = itemsOf(kind, data, { correlationId, status, secrets: http.secrets });
+      const items = itemsOf(kind, data, { correlationId, status, redact: http.redact });
       const entry: CachedReference = { items, fetchedAt: now(), correlationId };
       // An empty list is answered but never cached: a service that briefly lost its data (or a proxy
       // answering for it) must not blank the list for a day.

@@ -41,7 +41,7 @@ export async function initiateUpload(
     operation: "uploads.initiate",
     correlationId: result.correlationId,
     status: result.status,
-    secrets: http.secrets,
+    redact: http.redact,
   };
   const data = checkResponse(
     result.data,

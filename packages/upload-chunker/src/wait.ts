@@ -75,7 +75,7 @@ export async function getUploadState(
     operation: "uploads.status",
     correlationId: result.correlationId,
     status: result.status,
-    secrets: http.secrets,
+    redact: http.redact,
   };
   const data = checkResponse(
     result.data,
