@@ -55,7 +55,8 @@ function checkHmac({ key, headers, body }) {
     .update(`${headers["webhook-id"]}.${headers["webhook-timestamp"]}.`)
     .update(body)
     .digest();
-  if (!(signature.length === expected.length && timingSafeEqual(signature, expected))) throw new Error("mismatch");
+  if (!(signature.length === expected.length && timingSafeEqual(signature, expected)))
+    throw new Error("mismatch");
 }
 
 /** The baselines every row is measured beside, in the same process. */
@@ -125,7 +126,12 @@ async function run(task, bodyName, warmupMs, timeMs, sliceMs = 25) {
   const body = payload(BODIES[bodyName]);
   // Signed "now": standardwebhooks and svix check the timestamp against the real clock.
   const headers = await node.sign({ secrets: SECRET, body });
-  const delivery = { key: Buffer.from(SECRET.slice("whsec_".length), "base64"), headers, body, input: { headers, body } };
+  const delivery = {
+    key: Buffer.from(SECRET.slice("whsec_".length), "base64"),
+    headers,
+    body,
+    input: { headers, body },
+  };
   const names = [task, ...BARE_ROWS.filter((name) => name !== task)];
   const calls = [];
   for (const name of names) {
