@@ -22,6 +22,7 @@ export {
   fingerprintOf,
   type KeyValueStorage,
   memoryResumeStore,
+  parseResumeRecord,
   type ResumeRecord,
   type ResumeStore,
   webStorageResumeStore,
