@@ -30,6 +30,8 @@ export interface DemoOptions {
   link?: string;
   /** Longest wait for the evaluation's result. Default 120 s. */
   timeoutMs?: number;
+  /** The settings' environment (the process's over the settings file's). Default: the io's. */
+  env?: Record<string, string | undefined>;
   /** Bytes of the sample PDF. Default 320 KiB. */
   pdfBytes?: number;
 }
@@ -73,10 +75,12 @@ const BUDGET_PER_MINUTE = 60;
 
 /** Runs the demo; each step is reported as it ends. Everything started is stopped before returning. */
 export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Promise<DemoSummary> {
-  const env = io.env ?? process.env;
+  const env = options.env ?? io.env ?? process.env;
   const signal = io.signal;
-  const embedded =
-    !hasSetting("apiKey", options.globals, env) && !hasSetting("baseUrl", options.globals, env);
+  // A deployment is chosen by its URL: a key alone points nowhere (a stray PROMO_REVIEW_API_KEY in a
+  // shell is common), so without a base URL the demo runs its own simulator and says why.
+  const embedded = !hasSetting("baseUrl", options.globals, env);
+  const strayKey = embedded && hasSetting("apiKey", options.globals, env);
   const steps: DemoStep[] = [];
   const step = async <T>(name: string, work: () => Promise<T>, detail: (value: T) => string): Promise<T> => {
     try {
@@ -97,6 +101,11 @@ export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Pro
         ? "promo-review demo: the whole workflow against the simulator, started in this process"
         : "promo-review demo: the whole workflow against the service in your PROMO_REVIEW_* settings",
     );
+    if (strayKey) {
+      out.note(
+        "  (an API key is set but no base URL: the demo ignores the key and uses its own simulator; set --base-url or PROMO_REVIEW_BASE_URL to run it against a deployment)",
+      );
+    }
     let sim: Simulator | undefined;
     let client: PromoReviewClient;
     let counter: ReturnType<typeof countingFetch>;
@@ -121,7 +130,13 @@ export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Pro
         fetch: counter.fetch,
       });
     } else {
-      counter = countingFetch(requireSettings(options.globals, env));
+      counter = countingFetch(
+        requireSettings(
+          options.globals,
+          env,
+          "the demo runs against the deployment at the base URL given; without --base-url and PROMO_REVIEW_BASE_URL it starts its own simulator",
+        ),
+      );
       client = clientFrom(options.globals, env, { fetch: counter.fetch });
     }
 

@@ -14,7 +14,7 @@ export interface Output {
   readonly json: boolean;
   /** Prints a command's result: `value` as JSON with `--json`, else the human lines. */
   result(value: unknown, human: () => string[]): void;
-  /** A progress note for people (stdout in human mode; stderr with `--json`, keeping stdout parseable). */
+  /** A progress note or notice for people: always stderr, so stdout is the result alone. */
   note(text: string): void;
   /** Prints a failure and returns the exit code it deserves. */
   failure(error: unknown): number;
@@ -29,7 +29,7 @@ export function createOutput(io: CliIo, options: { json: boolean; debug: boolean
       else io.stdout.write(`${human().join("\n")}\n`);
     },
     note(text) {
-      (options.json ? io.stderr : io.stdout).write(`${text}\n`);
+      io.stderr.write(`${text}\n`);
     },
     failure(error) {
       const exitCode = exitCodeOf(error);
