@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { run } from "./cli.js";
@@ -27,7 +28,9 @@ describe("demo: the whole workflow against the embedded simulator", () => {
     expect(captured.stderr()).not.toMatch(/\n\s+at /);
     expect(code).toBe(EXIT.ok);
     // Each step as it ends is progress (stderr); the summary is the result (stdout).
-    const progress = captured.stderr();
+    // On a terminal the marks are coloured (green ok): compare the text without the colour codes.
+    expect(captured.stderr()).toContain(`  \x1b[32mok\x1b[39m  create a promotion:`);
+    const progress = stripVTControlCharacters(captured.stderr());
     for (const step of STEPS) expect(progress).toContain(`  ok  ${step}:`);
     expect(progress).not.toContain("  !!  ");
     const out = captured.stdout();

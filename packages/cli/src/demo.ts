@@ -9,6 +9,7 @@ import {
   type PromoReviewClient,
 } from "@promo-review/sdk";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
+import { colorsFor } from "./colors.js";
 import type { CliIo } from "./io.js";
 import type { Output } from "./output.js";
 import { formatBytes, uploadProgressBar } from "./progress.js";
@@ -82,15 +83,17 @@ export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Pro
   const embedded = !hasSetting("baseUrl", options.globals, env);
   const strayKey = embedded && hasSetting("apiKey", options.globals, env);
   const steps: DemoStep[] = [];
+  // Under --json stderr is read by programs too: plain notes.
+  const colors = colorsFor(io.stderr, out.json ? { NO_COLOR: "1" } : (io.env ?? process.env));
   const step = async <T>(name: string, work: () => Promise<T>, detail: (value: T) => string): Promise<T> => {
     try {
       const value = await work();
       steps.push({ step: name, ok: true, detail: detail(value) });
-      out.note(`  ok  ${name}: ${detail(value)}`);
+      out.note(`  ${colors.green("ok")}  ${name}: ${detail(value)}`);
       return value;
     } catch (error) {
       steps.push({ step: name, ok: false, detail: error instanceof Error ? error.message : String(error) });
-      out.note(`  !!  ${name}: failed`);
+      out.note(`  ${colors.red("!!")}  ${name}: failed`);
       throw error;
     }
   };

@@ -4,6 +4,7 @@
  * stack trace unless `--debug` asks for one.
  */
 import { isPromoReviewError } from "@promo-review/sdk";
+import { colorsFor } from "./colors.js";
 import { EXIT, exitCodeOf } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { UsageError } from "./usage-error.js";
@@ -37,7 +38,8 @@ export function createOutput(io: CliIo, options: { json: boolean; debug: boolean
       if (options.json) {
         io.stderr.write(`${JSON.stringify({ error: { ...described, exitCode } })}\n`);
       } else {
-        io.stderr.write(`${humanError(described, exitCode)}\n`);
+        const colors = colorsFor(io.stderr, io.env ?? process.env);
+        io.stderr.write(`${colors.red(colors.bold("promo-review:"))}${humanError(described, exitCode).slice(13)}\n`);
       }
       if (options.debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
       return exitCode;
