@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTextPromotion } from "./test-io.js";
 
 const packageDir = join(import.meta.dirname, "..");
 const outDir = join(packageDir, ".test-dist");
@@ -195,7 +196,8 @@ describe("upload: resumed by the same command after the process was killed", () 
       const look = () => {
         if (first.child.exitCode !== null) return reject(new Error("the upload ended before it was killed"));
         const [state] = existsSync(states) ? readdirSync(states).filter((n) => n.endsWith(".json")) : [];
-        const id = state && (JSON.parse(readFileSync(join(states, state), "utf8")) as { uploadId: string }).uploadId;
+        const id =
+          state && (JSON.parse(readFileSync(join(states, state), "utf8")) as { uploadId: string }).uploadId;
         if (id && sim.control.upload(id).receivedBytes >= bytes.length / 2) resolve(id);
         else setTimeout(look, 10);
       };
@@ -215,7 +217,9 @@ describe("upload: resumed by the same command after the process was killed", () 
     expect(result).toMatchObject({ uploadId, status: "completed" });
     // The chunk in flight at the kill may have landed after `held` was read: then one chunk further.
     expect([held, held + 64 * 1024]).toContain(result.resumedFrom);
-    expect(second.stderr).toContain(`Resuming upload ${uploadId} from byte ${result.resumedFrom} of ${bytes.length}`);
+    expect(second.stderr).toContain(
+      `Resuming upload ${uploadId} from byte ${result.resumedFrom} of ${bytes.length}`,
+    );
     expect(sim.control.upload(uploadId).sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
     // Finished uploads are forgotten: nothing is left to resume.
     expect(readdirSync(states).filter((n) => n.endsWith(".json"))).toEqual([]);
@@ -275,7 +279,7 @@ describe("at a terminal (a pseudo-terminal through script(1))", () => {
     expect(coloured.stdout).toContain("\x1b[32m✔ ok  \x1b[39m  key: the main API accepted the key");
     const plain = await inTerminal(["doctor"], { NO_COLOR: "1" });
     expect(plain.stdout).toContain("✔ ok    key: the main API accepted the key");
-    expect(plain.stdout).not.toMatch(/\x1b\[3\dm/);
+    expect(plain.stdout).not.toContain("\x1b[3");
     const env = {
       PROMO_REVIEW_API_KEY: sim.apiKey,
       PROMO_REVIEW_BASE_URL: sim.baseUrl,
@@ -287,6 +291,29 @@ describe("at a terminal (a pseudo-terminal through script(1))", () => {
     expect(piped.stdout).not.toContain("\x1b[");
     const forced = await promoReview(["doctor"], { ...env, FORCE_COLOR: "1" }).finished;
     expect(forced.stdout).toContain("\x1b[32m✔ ok  \x1b[39m");
+  });
+
+  it("turns a spinner with the status while a link is imported and while `evaluate --wait` waits", async () => {
+    sim.control.setDelays({ linkImportDelayMs: 700 });
+    const capture = await inTerminal([
+      "capture",
+      "https://www.figma.com/design/AbC123/Spring",
+      "--frame",
+      "1:2",
+    ]);
+    expect(capture.code).toBe(0);
+    expect(capture.stdout).toMatch(
+      /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] importing https:\/\/www\.figma\.com\/design\/AbC123\/Spring: \w+ \(poll \d+/,
+    );
+    expect(capture.stdout).toMatch(/file format:\s+image/);
+
+    const { promotionId } = await createTextPromotion(sim, "Spring offer: 2% cashback");
+    const evaluate = await inTerminal(["evaluate", promotionId, "--wait"]);
+    expect(evaluate.code).toBe(0);
+    expect(evaluate.stdout).toMatch(
+      new RegExp(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] evaluating promotion ${promotionId}: polling for the result`),
+    );
+    expect(evaluate.stdout).toMatch(/received:\s+by polling/);
   });
 
   it("is silent but for the result under --json, even at a terminal", async () => {

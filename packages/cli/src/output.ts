@@ -39,7 +39,9 @@ export function createOutput(io: CliIo, options: { json: boolean; debug: boolean
         io.stderr.write(`${JSON.stringify({ error: { ...described, exitCode } })}\n`);
       } else {
         const colors = colorsFor(io.stderr, io.env ?? process.env);
-        io.stderr.write(`${colors.red(colors.bold("promo-review:"))}${humanError(described, exitCode).slice(13)}\n`);
+        io.stderr.write(
+          `${colors.red(colors.bold("promo-review:"))}${humanError(described, exitCode).slice(13)}\n`,
+        );
       }
       if (options.debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
       return exitCode;
