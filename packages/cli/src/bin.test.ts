@@ -7,6 +7,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTextPromotion } from "./test-io.js";
@@ -302,7 +303,8 @@ describe("at a terminal (a pseudo-terminal through script(1))", () => {
       "1:2",
     ]);
     expect(capture.code).toBe(0);
-    expect(capture.stdout).toMatch(
+    // The frame is coloured: compare the text a person reads.
+    expect(stripVTControlCharacters(capture.stdout)).toMatch(
       /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] importing https:\/\/www\.figma\.com\/design\/AbC123\/Spring: \w+ \(poll \d+/,
     );
     expect(capture.stdout).toMatch(/file format:\s+image/);
@@ -310,7 +312,7 @@ describe("at a terminal (a pseudo-terminal through script(1))", () => {
     const { promotionId } = await createTextPromotion(sim, "Spring offer: 2% cashback");
     const evaluate = await inTerminal(["evaluate", promotionId, "--wait"]);
     expect(evaluate.code).toBe(0);
-    expect(evaluate.stdout).toMatch(
+    expect(stripVTControlCharacters(evaluate.stdout)).toMatch(
       new RegExp(`[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] evaluating promotion ${promotionId}: polling for the result`),
     );
     expect(evaluate.stdout).toMatch(/received:\s+by polling/);

@@ -9,6 +9,8 @@ export function registerCompletion(program: Command, io: CliIo): void {
   program
     .command("completion")
     .description("Print the shell completion script for bash, zsh or fish.")
+    // No setting applies to printing a script.
+    .configureHelp({ showGlobalOptions: false })
     .argument("<shell>", `one of ${SHELLS.join(", ")}`, (value: string) => {
       if (!(SHELLS as readonly string[]).includes(value)) {
         throw new InvalidArgumentError(`must be one of ${SHELLS.join(", ")}.`);
