@@ -22,7 +22,6 @@ export {
   fingerprintOf,
   type KeyValueStorage,
   memoryResumeStore,
-  parseResumeRecord,
   type ResumeRecord,
   type ResumeStore,
   webStorageResumeStore,

@@ -41,33 +41,6 @@ export function memoryResumeStore(): ResumeStore {
   };
 }
 
-/**
- * A stored record read back: the JSON of a {@link ResumeRecord} (extra fields ignored), or `undefined`
- * when `raw` is missing, damaged or incomplete. A damaged entry means "nothing to resume", never a
- * failed upload. For stores that keep records as text (Web Storage, files, Redis).
- */
-export function parseResumeRecord(
-  raw: string | null | undefined,
-  extra?: (parsed: Record<string, unknown>) => boolean,
-): ResumeRecord | undefined {
-  if (raw === null || raw === undefined) return undefined;
-  try {
-    const record = JSON.parse(raw) as Record<string, unknown>;
-    const { uploadId, maxChunkSize, fileSize } = record;
-    if (
-      typeof uploadId === "string" &&
-      Number.isSafeInteger(maxChunkSize) &&
-      Number.isSafeInteger(fileSize) &&
-      (extra?.(record) ?? true)
-    ) {
-      return { uploadId, maxChunkSize: maxChunkSize as number, fileSize: fileSize as number };
-    }
-  } catch {
-    // Damaged: nothing to resume.
-  }
-  return undefined;
-}
-
 /** The part of the Web Storage API a store needs (`localStorage`, `sessionStorage`, or a look-alike). */
 export interface KeyValueStorage {
   getItem(key: string): string | null;
@@ -87,7 +60,19 @@ export function webStorageResumeStore(
     get(fingerprint) {
       const raw = storage.getItem(prefix + fingerprint);
       if (raw === null) return undefined;
-      return parseResumeRecord(raw);
+      try {
+        const record = JSON.parse(raw) as Partial<ResumeRecord>;
+        if (
+          typeof record.uploadId === "string" &&
+          typeof record.maxChunkSize === "number" &&
+          typeof record.fileSize === "number"
+        ) {
+          return { uploadId: record.uploadId, maxChunkSize: record.maxChunkSize, fileSize: record.fileSize };
+        }
+      } catch {
+        // A damaged entry means "nothing to resume", never a failed upload.
+      }
+      return undefined;
     },
     set: (fingerprint, record) => storage.setItem(prefix + fingerprint, JSON.stringify(record)),
     delete: (fingerprint) => storage.removeItem(prefix + fingerprint),
