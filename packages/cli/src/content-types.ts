@@ -1,35 +1,15 @@
 /**
  * The content type of a file from its extension, for `upload` and `create --file`: the service decides
- * the format (and so the size limit) from it. `--content-type` overrides the guess.
+ * the format (and so the size limit) from it. `--content-type` overrides the guess. The table is
+ * mime-types' (the maintained mime-db, which knows .xls, .ppt, .avif and hundreds more); which types
+ * the service takes, and their size limits, stay `formatOf`'s (upload-chunker).
  */
-const BY_EXTENSION: Record<string, string> = {
-  pdf: "application/pdf",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  svg: "image/svg+xml",
-  mp4: "video/mp4",
-  mov: "video/quicktime",
-  webm: "video/webm",
-  mp3: "audio/mpeg",
-  wav: "audio/wav",
-  m4a: "audio/mp4",
-  txt: "text/plain",
-  csv: "text/csv",
-  html: "text/html",
-  md: "text/markdown",
-  rtf: "application/rtf",
-  doc: "application/msword",
-  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-  odt: "application/vnd.oasis.opendocument.text",
-};
+import { lookup } from "mime-types";
 
 /** The content type for `fileName`, or `undefined` when its extension is not known. */
 export function contentTypeOf(fileName: string): string | undefined {
-  const extension = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase();
-  return extension === undefined ? undefined : BY_EXTENSION[extension];
+  // Only a real extension: mime-types would also map a bare name such as "pdf".
+  if (!/\.[^./\\]+$/.test(fileName)) return undefined;
+  const type = lookup(fileName);
+  return type === false ? undefined : type;
 }

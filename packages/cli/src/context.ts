@@ -5,8 +5,10 @@
  */
 import type { PromoReviewClient } from "@promo-review/sdk";
 import { type Command, InvalidArgumentError } from "commander";
+import { type EnvFile, readEnvFile, withEnvFile } from "./env-file.js";
 import type { CliIo } from "./io.js";
 import { configuredSecrets, createOutput, type Output } from "./output.js";
+import { cliResumeStore } from "./resume.js";
 import { clientFrom, type GlobalOptions } from "./settings.js";
 
 /** One command's view of its run. */
@@ -14,7 +16,12 @@ export interface CommandContext {
   io: CliIo;
   globals: GlobalOptions;
   out: Output;
+  /** The settings' environment: the process's, over the settings file's `PROMO_REVIEW_*` entries. */
   env: Record<string, string | undefined>;
+  /** The process's own environment, without the file (to tell where a setting came from). */
+  processEnv: Record<string, string | undefined>;
+  /** The settings file read, if any. */
+  envFile: EnvFile | undefined;
   /** `{ signal }` when the run has a stop signal, else `{}`: spread into SDK options. */
   signal: { signal?: AbortSignal };
   /** The SDK client from the settings; a missing setting is a usage error naming flag and variable. */
@@ -24,7 +31,9 @@ export interface CommandContext {
 /** The context of the command whose action is running. */
 export function contextOf(command: Command, io: CliIo): CommandContext {
   const globals = command.optsWithGlobals<GlobalOptions>();
-  const env = io.env ?? process.env;
+  const processEnv = io.env ?? process.env;
+  const envFile = readEnvFile(globals.envFile, io.cwd ?? process.cwd());
+  const env = withEnvFile(processEnv, envFile);
   let client: PromoReviewClient | undefined;
   return {
     io,
@@ -35,9 +44,12 @@ export function contextOf(command: Command, io: CliIo): CommandContext {
       secrets: configuredSecrets(globals, env),
     }),
     env,
+    processEnv,
+    envFile,
     signal: io.signal ? { signal: io.signal } : {},
     client: () => {
-      client ??= clientFrom(globals, env);
+      // Uploads are remembered in files, so that running the same upload again continues it.
+      client ??= clientFrom(globals, env, { resumeStore: cliResumeStore(env) });
       return client;
     },
   };

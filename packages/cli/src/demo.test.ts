@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { run } from "./cli.js";
@@ -26,14 +27,18 @@ describe("demo: the whole workflow against the embedded simulator", () => {
     const code = await run(["demo"], captured.io);
     expect(captured.stderr()).not.toMatch(/\n\s+at /);
     expect(code).toBe(EXIT.ok);
+    // Each step as it ends is progress (stderr); the summary is the result (stdout).
+    // On a terminal the marks are coloured (green ok): compare the text without the colour codes.
+    expect(captured.stderr()).toContain(`  \x1b[32mok\x1b[39m  create a promotion:`);
+    const progress = stripVTControlCharacters(captured.stderr());
+    for (const step of STEPS) expect(progress).toContain(`  ok  ${step}:`);
+    expect(progress).not.toContain("  !!  ");
     const out = captured.stdout();
-    for (const step of STEPS) expect(out).toContain(`  ok  ${step}:`);
-    expect(out).not.toContain("  !!  ");
-    expect(out).toMatch(
+    expect(progress).toMatch(
       /evaluate and receive the signed webhook: completed via webhook \(signature verified, 1 delivery\)/,
     );
-    expect(out).toMatch(/read the decision: conditionally_approved by sim-reviewer/);
-    expect(out).toMatch(/read the latest version: version 3 of 3/);
+    expect(progress).toMatch(/read the decision: conditionally_approved by sim-reviewer/);
+    expect(progress).toMatch(/read the latest version: version 3 of 3/);
     expect(out).toMatch(/requests: {4}\d+ to the main API \(of 60 a minute per key\)/);
     // The progress bar was drawn on the (pretend) terminal, and reached the end.
     expect(captured.stderr()).toMatch(/uploading \[#+\] 100% \| ([\d.]+ KiB) of \1/);
@@ -109,14 +114,27 @@ describe("demo: against a deployment given by PROMO_REVIEW_* settings", () => {
     }
   });
 
-  it("names every missing setting (exit 2) when the settings are incomplete", async () => {
-    const captured = captureIo({ PROMO_REVIEW_API_KEY: "key" });
+  it("runs against its own simulator, and says so, when a stray API key is set without a base URL", async () => {
+    const captured = captureIo({ PROMO_REVIEW_API_KEY: "pr_live_stray" }, { tty: true });
+    expect(await run(["demo"], captured.io)).toBe(EXIT.ok);
+    expect(captured.stderr()).toContain(
+      "an API key is set but no base URL: the demo ignores the key and uses its own simulator",
+    );
+    expect(captured.stdout()).toContain("embedded simulator");
+  });
+
+  it("names every missing setting (exit 2) when a base URL is given without the rest, without advising `demo`", async () => {
+    const captured = captureIo({ PROMO_REVIEW_BASE_URL: "http://127.0.0.1:9" });
     expect(await run(["demo"], captured.io)).toBe(EXIT.usage);
     expect(captured.stderr()).toContain(
-      "field:          --base-url: is required: pass --base-url or set PROMO_REVIEW_BASE_URL",
+      "field:          --api-key: is required: pass --api-key or set PROMO_REVIEW_API_KEY",
     );
     expect(captured.stderr()).toContain("--files-url");
     expect(captured.stderr()).toContain("--user-id");
+    expect(captured.stderr()).toContain(
+      "without --base-url and PROMO_REVIEW_BASE_URL it starts its own simulator",
+    );
+    expect(captured.stderr()).not.toContain("`promo-review demo`");
     expect(captured.stderr()).not.toMatch(/\n\s+at /);
   });
 
@@ -137,7 +155,7 @@ describe("demo: against a deployment given by PROMO_REVIEW_* settings", () => {
     try {
       const captured = captureIo({ ...simulatorEnv(service), PROMO_REVIEW_API_KEY: service.keys.revokedKey });
       expect(await run(["demo"], captured.io)).toBe(EXIT.service);
-      expect(captured.stdout()).toContain("  !!  read reference data: failed");
+      expect(captured.stderr()).toContain("  !!  read reference data: failed");
       expect(captured.stderr()).toMatch(/code: {11}UNAUTHORIZED \(HTTP 401\)/);
       expect(captured.stderr()).toMatch(/correlation id: \S+/);
     } finally {

@@ -9,6 +9,7 @@ import {
   type PromoReviewClient,
 } from "@promo-review/sdk";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
+import { colorsFor } from "./colors.js";
 import type { CliIo } from "./io.js";
 import type { Output } from "./output.js";
 import { formatBytes, uploadProgressBar } from "./progress.js";
@@ -30,6 +31,8 @@ export interface DemoOptions {
   link?: string;
   /** Longest wait for the evaluation's result. Default 120 s. */
   timeoutMs?: number;
+  /** The settings' environment (the process's over the settings file's). Default: the io's. */
+  env?: Record<string, string | undefined>;
   /** Bytes of the sample PDF. Default 320 KiB. */
   pdfBytes?: number;
   /** Variant profile seed of the embedded simulator (default 0, its own reading of every open point). */
@@ -75,20 +78,24 @@ const BUDGET_PER_MINUTE = 60;
 
 /** Runs the demo; each step is reported as it ends. Everything started is stopped before returning. */
 export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Promise<DemoSummary> {
-  const env = io.env ?? process.env;
+  const env = options.env ?? io.env ?? process.env;
   const signal = io.signal;
-  const embedded =
-    !hasSetting("apiKey", options.globals, env) && !hasSetting("baseUrl", options.globals, env);
+  // A deployment is chosen by its URL: a key alone points nowhere (a stray PROMO_REVIEW_API_KEY in a
+  // shell is common), so without a base URL the demo runs its own simulator and says why.
+  const embedded = !hasSetting("baseUrl", options.globals, env);
+  const strayKey = embedded && hasSetting("apiKey", options.globals, env);
   const steps: DemoStep[] = [];
+  // Under --json stderr is read by programs too: plain notes.
+  const colors = colorsFor(io.stderr, out.json ? { NO_COLOR: "1" } : (io.env ?? process.env));
   const step = async <T>(name: string, work: () => Promise<T>, detail: (value: T) => string): Promise<T> => {
     try {
       const value = await work();
       steps.push({ step: name, ok: true, detail: detail(value) });
-      out.note(`  ok  ${name}: ${detail(value)}`);
+      out.note(`  ${colors.green("ok")}  ${name}: ${detail(value)}`);
       return value;
     } catch (error) {
       steps.push({ step: name, ok: false, detail: error instanceof Error ? error.message : String(error) });
-      out.note(`  !!  ${name}: failed`);
+      out.note(`  ${colors.red("!!")}  ${name}: failed`);
       throw error;
     }
   };
@@ -99,6 +106,11 @@ export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Pro
         ? "promo-review demo: the whole workflow against the simulator, started in this process"
         : "promo-review demo: the whole workflow against the service in your PROMO_REVIEW_* settings",
     );
+    if (strayKey) {
+      out.note(
+        "  (an API key is set but no base URL: the demo ignores the key and uses its own simulator; set --base-url or PROMO_REVIEW_BASE_URL to run it against a deployment)",
+      );
+    }
     let sim: Simulator | undefined;
     let client: PromoReviewClient;
     let counter: ReturnType<typeof countingFetch>;
@@ -128,7 +140,13 @@ export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Pro
         fetch: counter.fetch,
       });
     } else {
-      counter = countingFetch(requireSettings(options.globals, env));
+      counter = countingFetch(
+        requireSettings(
+          options.globals,
+          env,
+          "the demo runs against the deployment at the base URL given; without --base-url and PROMO_REVIEW_BASE_URL it starts its own simulator",
+        ),
+      );
       client = clientFrom(options.globals, env, { fetch: counter.fetch });
     }
 

@@ -10,6 +10,13 @@ export interface CliStream {
   isTTY?: boolean;
   /** The terminal's width, when known. */
   columns?: number;
+  /**
+   * Cursor control, as a terminal's `tty.WriteStream` has it (`process.stderr` on a terminal): a
+   * spinner redraws its line with these, and is drawn only on a stream that has them.
+   */
+  cursorTo?(x: number): unknown;
+  moveCursor?(dx: number, dy: number): unknown;
+  clearLine?(dir: -1 | 0 | 1): unknown;
 }
 
 /** The process around one run of the command. */
@@ -20,6 +27,10 @@ export interface CliIo {
   stderr: CliStream;
   /** Where `PROMO_REVIEW_*` settings are read (default: `process.env`). */
   env?: Record<string, string | undefined>;
+  /** Where `.env` is looked for (default: `process.cwd()`). */
+  cwd?: string;
+  /** The local clock, in ms since the epoch (default: `Date.now`); `doctor` compares it with the service's. */
+  now?: () => number;
   /**
    * Aborted when the command must stop (the bin wires SIGINT and SIGTERM to it). Servers such as
    * `webhooks listen` and `simulator` run until it aborts; operations in flight are cancelled.

@@ -4,6 +4,7 @@
  * stack trace unless `--debug` asks for one.
  */
 import { ENVIRONMENT_VARIABLES, isPromoReviewError, redactorFor, redactValue } from "@promo-review/sdk";
+import { colorsFor } from "./colors.js";
 import { EXIT, exitCodeOf } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { UsageError } from "./usage-error.js";
@@ -14,7 +15,7 @@ export interface Output {
   readonly json: boolean;
   /** Prints a command's result: `value` as JSON with `--json`, else the human lines. */
   result(value: unknown, human: () => string[]): void;
-  /** A progress note for people (stdout in human mode; stderr with `--json`, keeping stdout parseable). */
+  /** A progress note or notice for people: always stderr, so stdout is the result alone. */
   note(text: string): void;
   /** Prints a failure and returns the exit code it deserves. */
   failure(error: unknown): number;
@@ -64,7 +65,7 @@ export function createOutput(io: CliIo, options: OutputOptions): Output {
       else io.stdout.write(`${cleanResult(human().join("\n"))}\n`);
     },
     note(text) {
-      (options.json ? io.stderr : io.stdout).write(`${cleanResult(text)}\n`);
+      io.stderr.write(`${cleanResult(text)}\n`);
     },
     failure(error) {
       const exitCode = exitCodeOf(error);
@@ -72,7 +73,10 @@ export function createOutput(io: CliIo, options: OutputOptions): Output {
       if (options.json) {
         io.stderr.write(`${json({ error: { ...described, exitCode } }, cleanError)}\n`);
       } else {
-        io.stderr.write(`${cleanError(humanError(described, exitCode))}\n`);
+        const colors = colorsFor(io.stderr, io.env ?? process.env);
+        io.stderr.write(
+          `${colors.red(colors.bold("promo-review:"))}${cleanError(humanError(described, exitCode).slice(13))}\n`,
+        );
       }
       if (options.debug && error instanceof Error && error.stack)
         io.stderr.write(`${cleanError(error.stack)}\n`);

@@ -2,6 +2,10 @@
  * Test support: an io for `run()` that captures stdout and stderr, with its own environment (so the
  * shell's PROMO_REVIEW_* never leaks into a test) and its own stop signal.
  */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import type { CliIo } from "./io.js";
 
@@ -12,6 +16,18 @@ export interface CapturedIo {
   stderr(): string;
   /** Stops long-running commands, like Ctrl-C. */
   stop(): void;
+}
+
+let cacheDirectory: string | undefined;
+
+/** A cache directory for this test process (removed when it exits). */
+export function testCacheDirectory(): string {
+  if (!cacheDirectory) {
+    const dir = mkdtempSync(join(tmpdir(), "promo-review-cli-cache-"));
+    cacheDirectory = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return cacheDirectory;
 }
 
 /** Makes an io; `tty` pretends stderr is a terminal (for the progress bar). */
@@ -25,8 +41,22 @@ export function captureIo(
   return {
     io: {
       stdout: { write: (text: string) => (out += text) },
-      stderr: { write: (text: string) => (err += text), isTTY: options.tty ?? false, columns: 120 },
-      env,
+      stderr: {
+        write: (text: string) => (err += text),
+        isTTY: options.tty ?? false,
+        columns: 120,
+        // A terminal's cursor control, as the escape codes tty.WriteStream writes for it.
+        ...(options.tty
+          ? {
+              cursorTo: (x: number) => (err += `\x1b[${x + 1}G`),
+              moveCursor: (dx: number, dy: number) =>
+                (err += `${dx ? `\x1b[${Math.abs(dx)}${dx > 0 ? "C" : "D"}` : ""}${dy ? `\x1b[${Math.abs(dy)}${dy > 0 ? "B" : "A"}` : ""}`),
+              clearLine: () => (err += "\x1b[2K"),
+            }
+          : {}),
+      },
+      // Upload state goes to a directory of this test run, never the user's cache.
+      env: { PROMO_REVIEW_CACHE_DIR: testCacheDirectory(), ...env },
       signal: controller.signal,
     },
     stdout: () => out,

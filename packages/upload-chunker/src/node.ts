@@ -1,5 +1,6 @@
 /**
- * Node-only helpers: a file path as an upload source, and `nodeStreamFetch` (from
+ * Node-only helpers: a file path as an upload source, a resume store in files (uploads that survive
+ * their process), and `nodeStreamFetch` (from
  * `@promo-review/http/node`), the transport for chunk bodies that is already Node's default (exported
  * to wrap it). Kept off the main entry so browsers, Deno and Workers never load a Node built-in.
  * @packageDocumentation
@@ -10,6 +11,8 @@ import { basename } from "node:path";
 import { type FileRangeReader, MAX_PIECE, READ_FILE_RANGE } from "./sources.js";
 
 export { nodeStreamFetch } from "@promo-review/http/node";
+export { type CacheDirectoryOptions, userCacheDirectory } from "./cache-directory.js";
+export { type FileResumeStoreOptions, fileResumeStore, stateFileName } from "./file-resume-store.js";
 
 /** Read buffers kept for reuse per file: enough for a 64 MiB chunk. */
 const POOL_LIMIT = 64;

@@ -9,7 +9,7 @@ export function registerDemo(program: Command, io: CliIo): void {
   program
     .command("demo")
     .description(
-      "Run the whole workflow: upload a sample PDF, capture a link, create a promotion, add versions, submit, read the decision, evaluate and receive the signed webhook. Starts a simulator in this process unless PROMO_REVIEW_* settings (or their flags) point at a deployment.",
+      "Run the whole workflow: upload a sample PDF, capture a link, create a promotion, add versions, submit, read the decision, evaluate and receive the signed webhook. Starts a simulator in this process unless a base URL (--base-url or PROMO_REVIEW_BASE_URL) points at a deployment.",
     )
     .option(
       "--webhook-port <port>",
@@ -48,6 +48,7 @@ export function registerDemo(program: Command, io: CliIo): void {
         const summary = await runDemo(
           {
             globals: ctx.globals,
+            env: ctx.env,
             ...(options.webhookPort !== undefined ? { webhookPort: options.webhookPort } : {}),
             webhookHost: options.webhookHost,
             link: options.link,

@@ -9,6 +9,7 @@ import { contextOf, example, integerIn } from "../context.js";
 import type { CliIo } from "../io.js";
 import { fields } from "../output.js";
 import { hasSetting } from "../settings.js";
+import { drawsOn, waitSpinner } from "../spinner.js";
 import { UsageError } from "../usage-error.js";
 import { startWebhookListener } from "../webhook-listener.js";
 
@@ -90,6 +91,7 @@ export function registerEvaluate(program: Command, io: CliIo): void {
             },
           ]);
         }
+        const spinner = waitSpinner(ctx.io.stderr, drawsOn(ctx.io.stderr, ctx.out.json));
         const listener =
           options.webhookPort !== undefined
             ? await startWebhookListener(client.webhooks.nodeHandler(), {
@@ -99,6 +101,11 @@ export function registerEvaluate(program: Command, io: CliIo): void {
             : undefined;
         try {
           if (listener) ctx.out.note(`Waiting for the evaluation-completed webhook on ${listener.url}`);
+          spinner.status(
+            listener
+              ? `evaluating promotion ${promotionId}: waiting for the webhook on ${listener.url}`
+              : `evaluating promotion ${promotionId}: polling for the result`,
+          );
           const outcome = await client.flows.evaluateAndWait(promotionId, {
             ...(versionId ? { versionId } : {}),
             timeoutMs: options.timeout * 1000,
@@ -112,6 +119,7 @@ export function registerEvaluate(program: Command, io: CliIo): void {
           });
           ctx.out.result(outcome, () => outcomeLines(outcome));
         } finally {
+          spinner.stop();
           await listener?.close();
         }
       },

@@ -10,12 +10,13 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-describe("channels, jurisdictions, products: the reference lists", () => {
+describe("channels, jurisdictions, products, target-markets: the reference lists", () => {
   it.each([
-    ["channels", () => sim.reference.channels],
-    ["jurisdictions", () => sim.reference.jurisdictions],
-    ["products", () => sim.reference.products],
-  ] as const)("%s prints a table of ids and names, and JSON with --json", async (name, expected) => {
+    ["channels", "channels", () => sim.reference.channels],
+    ["jurisdictions", "jurisdictions", () => sim.reference.jurisdictions],
+    ["products", "products", () => sim.reference.products],
+    ["target-markets", "targetMarkets", () => sim.reference.targetMarkets],
+  ] as const)("%s prints a table of ids and names, and JSON with --json", async (name, key, expected) => {
     const human = captureIo(simulatorEnv(sim));
     expect(await run([name], human.io)).toBe(EXIT.ok);
     const lines = human.stdout().trim().split("\n");
@@ -25,7 +26,8 @@ describe("channels, jurisdictions, products: the reference lists", () => {
     const json = captureIo(simulatorEnv(sim));
     expect(await run([name, "--json"], json.io)).toBe(EXIT.ok);
     const parsed = JSON.parse(json.stdout());
-    expect(parsed[name]).toEqual(expected());
+    expect(expected().length).toBeGreaterThan(0);
+    expect(parsed[key]).toEqual(expected());
     expect(parsed.correlationId).toEqual(expect.any(String));
   });
 
@@ -72,8 +74,24 @@ describe("channels, jurisdictions, products: the reference lists", () => {
   it("refuses a malformed base URL before sending anything (exit 2)", async () => {
     const captured = captureIo({ ...simulatorEnv(sim), PROMO_REVIEW_BASE_URL: "not-a-url" });
     expect(await run(["channels"], captured.io)).toBe(EXIT.usage);
-    expect(captured.stderr()).toContain("field:          baseUrl: must be an http(s) URL");
+    expect(captured.stderr()).toContain("field:          --base-url (PROMO_REVIEW_BASE_URL): is not a URL");
     // Not repeated: a key pasted in the wrong setting would be printed otherwise.
     expect(captured.stderr()).not.toContain("not-a-url");
+    expect(captured.stderr()).not.toContain("incomplete");
+  });
+
+  it("names an unsupported URL scheme as such, not as incomplete settings (exit 2)", async () => {
+    const captured = captureIo(simulatorEnv(sim));
+    expect(await run(["channels", "--base-url", "ftp://x"], captured.io)).toBe(EXIT.usage);
+    expect(captured.stderr()).toContain("promo-review: Invalid service URL");
+    expect(captured.stderr()).toContain(
+      "--base-url (PROMO_REVIEW_BASE_URL): the URL scheme ftp is not supported: use https://",
+    );
+    expect(captured.stderr()).not.toContain("incomplete");
+    const before = sim.control.requests().length;
+    expect(await run(["channels", "--base-url", "ftp://x"], captureIo(simulatorEnv(sim)).io)).toBe(
+      EXIT.usage,
+    );
+    expect(sim.control.requests().length).toBe(before);
   });
 });

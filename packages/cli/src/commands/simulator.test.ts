@@ -55,4 +55,27 @@ describe("simulator: serves until stopped", () => {
     expect(await run(["simulator", "--main-port", "x"], captured.io)).toBe(EXIT.usage);
     expect(captured.stderr()).toContain("must be an integer from 0 to 65535");
   });
+
+  it("--help lists only the flags that apply to a server", async () => {
+    const captured = captureIo();
+    expect(await run(["simulator", "--help"], captured.io)).toBe(EXIT.ok);
+    const help = captured.stdout();
+    expect(help).toContain("--main-port <port>");
+    expect(help).toContain("--webhook-url <url>");
+    expect(help).toContain("Global option that applies: --json");
+    for (const flag of [
+      "--api-key",
+      "--base-url",
+      "--files-url",
+      "--user-id",
+      "--user-email",
+      "--env-file",
+    ]) {
+      expect(help).not.toContain(flag);
+    }
+    // Other commands still list the global settings.
+    const upload = captureIo();
+    expect(await run(["upload", "--help"], upload.io)).toBe(EXIT.ok);
+    expect(upload.stdout()).toContain("--api-key <key>");
+  });
 });

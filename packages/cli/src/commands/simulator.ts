@@ -34,6 +34,12 @@ export function registerSimulator(program: Command, io: CliIo): void {
     .description(
       "Serve the local simulator of the service (main API and file service on 127.0.0.1) until stopped; prints its URLs, keys and webhook secret.",
     )
+    // The connection settings, --json aside, are the client's: they do not apply to a server.
+    .configureHelp({ showGlobalOptions: false })
+    .addHelpText(
+      "afterAll",
+      "\nGlobal option that applies: --json (print the URLs, keys and secret as JSON).\n",
+    )
     .option("--main-port <port>", "main API port (default: a free one)", integerIn(0, 65535))
     .option("--files-port <port>", "file service port (default: a free one)", integerIn(0, 65535))
     .option("--window-ms <ms>", "rate-limit window (default 60000)", integerIn(0, 86_400_000))

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,5 +81,48 @@ describe("upload <file>", () => {
       "field:          contentType: unsupported content type application/x-nope",
     );
     expect(captured.stderr()).toMatch(/correlation id: \S+/);
+  });
+
+  it("after Ctrl-C says where it stopped (exit 130), and the same command continues from there", async () => {
+    writeFileSync(join(dir, "clip.mp4"), samplePdf(20 * 64 * 1024));
+    const slow = sim.control.addFault({ route: "PUT /v1/uploads/*", kind: "slow", delayMs: 20 });
+    const first = captureIo(simulatorEnv(sim));
+    const before = sim.control.requests().length;
+    const running = run(["upload", join(dir, "clip.mp4"), "--json"], first.io);
+    // Ctrl-C once the service holds part of the file.
+    await new Promise<void>((resolve) => {
+      const look = () => {
+        const put = sim.control
+          .requests()
+          .slice(before)
+          .find((r) => r.method === "PUT" && r.status === 200);
+        if (put) resolve();
+        else setTimeout(look, 5);
+      };
+      look();
+    });
+    first.stop();
+    expect(await running).toBe(EXIT.interrupted);
+    sim.control.removeFault(slow.faultId);
+    const stopped =
+      /Upload (\S+) stopped at byte (\d+) of (\d+); run the same command again to continue/.exec(
+        first.stderr(),
+      );
+    expect(stopped, first.stderr()).not.toBeNull();
+    const [, uploadId, at, size] = stopped!;
+
+    const second = captureIo(simulatorEnv(sim));
+    expect(await run(["upload", join(dir, "clip.mp4")], second.io)).toBe(EXIT.ok);
+    expect(second.stderr()).toMatch(new RegExp(`Resuming upload ${uploadId} from byte \\d+ of ${size}`));
+    expect(second.stdout()).toMatch(
+      /resumed:\s+from byte \d+ of \d+ \(\d+%\), which the service already held/,
+    );
+    const from = Number(/Resuming upload \S+ from byte (\d+)/.exec(second.stderr())![1]);
+    expect(from).toBeGreaterThanOrEqual(Number(at));
+    expect(sim.control.upload(uploadId!).sha256).toBe(
+      createHash("sha256")
+        .update(samplePdf(20 * 64 * 1024))
+        .digest("hex"),
+    );
   });
 });

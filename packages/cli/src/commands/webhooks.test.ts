@@ -72,6 +72,36 @@ describe("webhooks listen", () => {
     await expect(fetch(url, { method: "POST", body: "{}" })).rejects.toThrow();
   });
 
+  it("under --json: stdout holds deliveries only, and each refused delivery is a JSON line on stderr", async () => {
+    const captured = captureIo({ PROMO_REVIEW_WEBHOOK_SECRET: sim.webhookSecret });
+    const running = run(["webhooks", "listen", "--port", "0", "--json"], captured.io);
+    const url = await listeningUrl(captured);
+    // The notice is not a result: stdout holds deliveries only.
+    expect(captured.stdout()).toBe("");
+    const forged = await fetch(url, {
+      method: "POST",
+      headers: {
+        "webhook-id": "msg_forged",
+        "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+        "webhook-signature": "v1,AAAA",
+      },
+      body: "{}",
+    });
+    expect(forged.status).toBe(400);
+    const lines = captured
+      .stderr()
+      .split("\n")
+      .filter((line) => line.startsWith("{"));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toEqual({
+      refused: { reason: expect.any(String), code: expect.any(String), message: expect.any(String) },
+    });
+    expect(captured.stderr()).not.toContain("refused a delivery (");
+    captured.stop();
+    expect(await running).toBe(EXIT.ok);
+    expect(captured.stdout()).toBe("");
+  });
+
   it("needs the webhook secret (exit 2)", async () => {
     const captured = captureIo();
     expect(await run(["webhooks", "listen", "--port", "0"], captured.io)).toBe(EXIT.usage);

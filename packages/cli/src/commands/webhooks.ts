@@ -80,9 +80,19 @@ export function registerWebhooks(program: Command, io: CliIo): void {
             if (options.count !== undefined && received >= options.count) done.abort();
           },
           {
+            // Problems go to stderr (stdout is the deliveries), as JSON lines under --json.
             onRefused: (error) =>
-              ctx.io.stderr.write(`refused a delivery (${error.reason}): ${error.message}\n`),
-            onError: (error) => ctx.io.stderr.write(`failed to handle a delivery: ${String(error)}\n`),
+              ctx.io.stderr.write(
+                ctx.out.json
+                  ? `${JSON.stringify({ refused: { reason: error.reason, code: error.code, message: error.message } })}\n`
+                  : `refused a delivery (${error.reason}): ${error.message}\n`,
+              ),
+            onError: (error) =>
+              ctx.io.stderr.write(
+                ctx.out.json
+                  ? `${JSON.stringify({ failed: { message: error instanceof Error ? error.message : String(error) } })}\n`
+                  : `failed to handle a delivery: ${String(error)}\n`,
+              ),
           },
         ),
         { host: options.host, port: options.port },
