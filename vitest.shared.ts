@@ -74,6 +74,11 @@ export function unmeasuredWithout(needs: Partial<Record<SystemProgram, string[]>
   return unmeasured;
 }
 
+/** Where the JSON report goes: `VITEST_JSON_REPORT` when set (CI steps), else the package's coverage/. */
+export function jsonReportPath(): string {
+  return process.env["VITEST_JSON_REPORT"] || "coverage/vitest-results.json";
+}
+
 /** Builds the vitest configuration for one package. */
 export function packageTestConfig(options: PackageTestOptions): ViteUserConfig {
   return {
@@ -85,8 +90,9 @@ export function packageTestConfig(options: PackageTestOptions): ViteUserConfig {
       testTimeout: options.testTimeout ?? 30_000,
       hookTimeout: 60_000,
       ...(options.sequential ? { fileParallelism: false } : {}),
-      // The JSON report feeds the one-line total that .ci/run prints (scripts/test-summary.mjs).
-      reporters: ["default", ["json", { outputFile: "coverage/vitest-results.json" }]],
+      // The JSON report feeds the one-line total that .ci/run prints (scripts/test-summary.mjs); a CI
+      // step points it elsewhere (VITEST_JSON_REPORT) so that its runs neither clobber nor race it.
+      reporters: ["default", ["json", { outputFile: jsonReportPath() }]],
       coverage: {
         provider: "v8",
         include: ["src/**/*.ts"],

@@ -4,6 +4,7 @@
  * after another: each starts simulators, runtimes and a browser, and the machine has two cores.
  */
 import { defineConfig } from "vitest/config";
+import { jsonReportPath } from "../../vitest.shared.ts";
 
 export default defineConfig({
   test: {
@@ -12,6 +13,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: false,
-    reporters: ["default", ["json", { outputFile: "coverage/vitest-results.json" }]],
+    reporters: ["default", ["json", { outputFile: jsonReportPath() }]],
   },
 });
