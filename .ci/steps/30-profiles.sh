@@ -13,6 +13,9 @@ logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
 rm -rf "$out"
 mkdir -p "$out"
+# The suites import the packages' dist, and the demo is the built CLI; the README's test line builds
+# them first, this covers a step run on its own.
+[ -f packages/cli/dist/bin.js ] || npx -y pnpm@10.34.9 build
 
 # package:files for every seed: the facade's end-to-end suite and the webhook deliveries.
 core=(
