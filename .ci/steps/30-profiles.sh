@@ -36,8 +36,8 @@ run_suite() { # seed package files...
   local seed=$1 pkg=$2
   shift 2
   local name="$seed-$pkg-$(echo "$*" | tr -c 'a-z0-9' '_' | cut -c1-40)"
-  if (cd "packages/$pkg" && PROMO_SIM_PROFILE=$seed npx vitest run --coverage.enabled=false \
-    --reporter=default --reporter=json --outputFile.json="$out/$name.json" "$@") >"$logs/$name.log" 2>&1; then
+  if (cd "packages/$pkg" && PROMO_SIM_PROFILE=$seed VITEST_JSON_REPORT="$out/$name.json" \
+    npx vitest run --coverage.enabled=false "$@") >"$logs/$name.log" 2>&1; then
     echo "profiles: seed $seed $pkg $* passed"
   else
     echo "profiles: seed $seed $pkg $* FAILED"
