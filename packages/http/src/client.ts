@@ -7,6 +7,7 @@ import {
   readTextCapped,
 } from "@promo-review/errors";
 import ky, { type BeforeRequestHook, type Hooks, type KyInstance } from "ky";
+import type { RequestBody } from "./body.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import { deadlineSignal } from "./deadline.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
@@ -34,7 +35,7 @@ export interface RequestOptions {
   /** A JSON body. */
   json?: unknown;
   /** A raw body (bytes, Blob, stream). A stream body is never retried here: it cannot be read twice. */
-  body?: BodyInit;
+  body?: RequestBody;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Sent as `X-Correlation-ID` on every attempt; a fresh one is made when absent. */

@@ -3,6 +3,7 @@
  * mapping every failure to `@promo-review/errors`, safe retries, and a slot for rate-budget hooks.
  * @packageDocumentation
  */
+export type { RequestBody } from "./body.js";
 export {
   createHttpClient,
   type HttpClient,
