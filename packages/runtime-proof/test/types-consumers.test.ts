@@ -95,6 +95,16 @@ async function typecheck(
   }
 }
 
+/** tsc loads every package's types and @types/node: up to minutes per run on a busy two-core machine. */
+const TSC_TIMEOUT = 600_000;
+
+/** Asserts that `files` type-check cleanly with `compilerOptions`. */
+async function expectCompiles(name: string, compilerOptions: Record<string, unknown>, files: string[]) {
+  const result = await typecheck(name, compilerOptions, files);
+  expect(result.output).toBe("");
+  expect(result.code).toBe(0);
+}
+
 describe("the set of entry points", () => {
   it("is every package and every sub-path of its exports map", () => {
     expect(entryPoints).toContain("@promo-review/sdk");
@@ -104,70 +114,82 @@ describe("the set of entry points", () => {
 });
 
 describe("a Node-only lib (ES2022 and @types/node, no DOM) with exactOptionalPropertyTypes", () => {
-  it("compiles every entry point and createClient({ apiKey: process.env.KEY, ... }), every .d.ts checked", async () => {
-    const result = await typecheck(
-      "node-lib",
-      {
-        ...STRICT,
-        exactOptionalPropertyTypes: true,
-        lib: ["ES2022"],
-        module: "nodenext",
-        moduleResolution: "nodenext",
-      },
-      ["entries.ts", "use.ts"],
-    );
-    expect(result.output).toBe("");
-    expect(result.code).toBe(0);
-  });
+  it(
+    "compiles every entry point and createClient({ apiKey: process.env.KEY, ... }), every .d.ts checked",
+    async () => {
+      await expectCompiles(
+        "node-lib",
+        {
+          ...STRICT,
+          exactOptionalPropertyTypes: true,
+          lib: ["ES2022"],
+          module: "nodenext",
+          moduleResolution: "nodenext",
+        },
+        ["entries.ts", "use.ts"],
+      );
+    },
+    TSC_TIMEOUT,
+  );
 });
 
 describe("the DOM lib and bundler resolution with exactOptionalPropertyTypes (a front-end project)", () => {
-  it("compiles every entry point and the user's code", async () => {
-    const result = await typecheck(
-      "dom-bundler",
-      {
-        ...STRICT,
-        exactOptionalPropertyTypes: true,
-        lib: ["ES2022", "DOM", "DOM.Iterable"],
-        module: "esnext",
-        moduleResolution: "bundler",
-      },
-      ["entries.ts", "use.ts"],
-    );
-    expect(result.output).toBe("");
-    expect(result.code).toBe(0);
-  });
+  it(
+    "compiles every entry point and the user's code",
+    async () => {
+      await expectCompiles(
+        "dom-bundler",
+        {
+          ...STRICT,
+          exactOptionalPropertyTypes: true,
+          lib: ["ES2022", "DOM", "DOM.Iterable"],
+          module: "esnext",
+          moduleResolution: "bundler",
+        },
+        ["entries.ts", "use.ts"],
+      );
+    },
+    TSC_TIMEOUT,
+  );
 });
 
 describe("a CommonJS .cts file", () => {
   const cjs = { ...STRICT, lib: ["ES2022"] };
 
-  it("imports the SDK as usual under module nodenext (require() of ES modules)", async () => {
-    const result = await typecheck("cts-nodenext", { ...cjs, module: "nodenext" }, ["require.cts"]);
-    expect(result.output).toBe("");
-    expect(result.code).toBe(0);
-  });
+  it(
+    "imports the SDK as usual under module nodenext (require() of ES modules)",
+    async () => {
+      await expectCompiles("cts-nodenext", { ...cjs, module: "nodenext" }, ["require.cts"]);
+    },
+    TSC_TIMEOUT,
+  );
 
-  it("under module node16 compiles as the sdk README says (import type with resolution-mode, import()), and a plain import fails there with TS1479 only", async () => {
-    const result = await typecheck("cts-node16", { ...cjs, module: "node16" }, [
-      "dynamic.cts",
-      "require.cts",
-    ]);
-    const errors = result.output.split("\n").filter((line) => line.includes("error TS"));
-    expect(errors.length).toBeGreaterThan(0);
-    for (const line of errors) expect(line).toMatch(/^require\.cts\(\d+,\d+\): error TS1479:/);
-    expect(result.code).not.toBe(0);
-  });
+  it(
+    "under module node16 compiles as the sdk README says (import type with resolution-mode, import()), and a plain import fails there with TS1479 only",
+    async () => {
+      const result = await typecheck("cts-node16", { ...cjs, module: "node16" }, [
+        "dynamic.cts",
+        "require.cts",
+      ]);
+      const errors = result.output.split("\n").filter((line) => line.includes("error TS"));
+      expect(errors.length).toBeGreaterThan(0);
+      for (const line of errors) expect(line).toMatch(/^require\.cts\(\d+,\d+\): error TS1479:/);
+      expect(result.code).not.toBe(0);
+    },
+    TSC_TIMEOUT,
+  );
 });
 
 describe("moduleResolution node10: every sub-path resolves through typesVersions", () => {
-  it("compiles an import of every entry point", async () => {
-    const result = await typecheck(
-      "node10",
-      { ...STRICT, lib: ["ES2022", "DOM"], module: "commonjs", moduleResolution: "node10" },
-      ["entries.ts"],
-    );
-    expect(result.output).toBe("");
-    expect(result.code).toBe(0);
-  });
+  it(
+    "compiles an import of every entry point",
+    async () => {
+      await expectCompiles(
+        "node10",
+        { ...STRICT, lib: ["ES2022", "DOM"], module: "commonjs", moduleResolution: "node10" },
+        ["entries.ts"],
+      );
+    },
+    TSC_TIMEOUT,
+  );
 });
