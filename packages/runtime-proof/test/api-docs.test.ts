@@ -96,6 +96,22 @@ describe("pnpm docs: TypeDoc builds one site for every package", () => {
   });
 });
 
+describe("each package's typedoc.json documents every entry point of its exports map", () => {
+  it.each(publishablePackages().map((p) => [p.manifest.name, p] as const))("%s", (_name, pkg) => {
+    const config = JSON.parse(readFileSync(join(pkg.path, "typedoc.json"), "utf8")) as {
+      entryPoints: string[];
+    };
+    const sources = Object.entries(pkg.manifest.exports ?? {})
+      .filter(([subpath]) => !subpath.endsWith(".json"))
+      .map(([, target]) => {
+        const conditions = target as { default?: string; import?: string };
+        const dist = typeof target === "string" ? target : (conditions.default ?? conditions.import ?? "");
+        return dist.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
+      });
+    expect([...config.entryPoints].sort()).toEqual([...new Set(sources)].sort());
+  });
+});
+
 describe.skipIf(chromiumMissing && !CI)("the site in headless Chromium, served from 127.0.0.1", () => {
   let browser: LaunchedChromium | undefined;
   let server: Server | undefined;
