@@ -153,11 +153,11 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (name, p
       const sources = payload.sources.map((s) => resolve(dirname(mapFile), payload.sourceRoot ?? "", s));
       for (const source of sources) expect(existsSync(source), `${mapFile} -> ${source}`).toBe(true);
       if (!mapFile.endsWith(".js.map")) continue;
-      // A generated function name maps back to the same name in the original TypeScript.
+      // A generated function declaration's name maps back to the same name in the original TypeScript.
       const generated = readFileSync(mapFile.slice(0, -".map".length), "utf8").split("\n");
       const map = new SourceMap(payload);
       generated.forEach((line, lineNumber) => {
-        const found = /\bfunction\*? ([A-Za-z_$][\w$]*)/.exec(line);
+        const found = /^\s*(?:export\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)/.exec(line);
         if (!found) return;
         const column = found.index + found[0].length - found[1]!.length;
         const entry = map.findEntry(lineNumber, column) as Partial<SourceMapEntry>;
