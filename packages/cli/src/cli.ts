@@ -20,7 +20,7 @@ import { createOutput } from "./output.js";
 import type { GlobalOptions } from "./settings.js";
 
 /** The version printed by `--version`. */
-export const VERSION = "0.0.0";
+export const VERSION = "0.1.0";
 
 const SETTINGS_HELP = `
 Settings come from the flags above or from PROMO_REVIEW_API_KEY, PROMO_REVIEW_BASE_URL,
