@@ -13,6 +13,7 @@ import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./cr
 import { type StartableDeadline, startableDeadline } from "./deadline.js";
 import { createOriginPolicy } from "./origin.js";
 import { isRedirect, nextHop } from "./redirect.js";
+import type { RequestBody } from "./request-body.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
 
@@ -60,7 +61,7 @@ export interface RequestOptions {
   /** A JSON body. */
   json?: unknown;
   /** A raw body (bytes, Blob, stream). A stream body is never retried here: it cannot be read twice. */
-  body?: BodyInit;
+  body?: RequestBody;
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /** Sent as `X-Correlation-ID` on every attempt; a fresh one is made when absent. */

@@ -24,6 +24,7 @@ export {
 export { type Deadline, deadlineSignal, type StartableDeadline, startableDeadline } from "./deadline.js";
 export { createOriginPolicy, type OriginPolicy, originOf } from "./origin.js";
 export { type HopContext, isRedirect, MAX_REDIRECTS, nextHop } from "./redirect.js";
+export type { RequestBody } from "./request-body.js";
 export {
   DEFAULT_RETRY,
   isSafeToRetry,

@@ -1,9 +1,11 @@
 /**
  * Independent versions: on a temporary copy of the workspace's manifests and changesets config
  * (outside the repository), a changeset for one package, then `changeset version`, bumps that package
- * and the packages that depend on it (transitively, through dependencies or peer dependencies), and
- * nothing else: packages that only use it in development (the simulator, in every package's tests)
- * are not released. The expectation is computed from the manifests, so it follows the workspace as it grows.
+ * and the packages whose dependency (or peer dependency) range on a bumped package no longer admits its
+ * new version (each such dependent is released as a patch, transitively), and nothing else: a version
+ * still inside a dependent's `workspace:^` range leaves the dependent alone, and packages that only use
+ * it in development (the simulator, in every package's tests) are not released. The expectation is
+ * computed from the manifests and versions, so it follows the workspace as it grows and is released.
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -36,22 +38,51 @@ function workspaceManifests(root: string): Map<string, Manifest> {
   return out;
 }
 
-/** `name` and every workspace package that depends on it through dependencies or peerDependencies. */
-function withDependents(name: string, manifests: Map<string, Manifest>): Set<string> {
-  const out = new Set([name]);
+type Bump = "major" | "minor" | "patch";
+
+function bumped(version: string, bump: Bump): string {
+  const [major = 0, minor = 0, patch = 0] = version.split(".").map(Number);
+  if (bump === "major") return `${major + 1}.0.0`;
+  if (bump === "minor") return `${major}.${minor + 1}.0`;
+  return `${major}.${minor}.${patch + 1}`;
+}
+
+/** Whether `version` satisfies `^base` (semver caret: 0.0.z pins z, 0.y.z pins y, x.y.z pins x). */
+function inCaretRange(version: string, base: string): boolean {
+  const [v0 = 0, v1 = 0, v2 = 0] = version.split(".").map(Number);
+  const [b0 = 0, b1 = 0, b2 = 0] = base.split(".").map(Number);
+  if (b0 > 0) return v0 === b0 && (v1 > b1 || (v1 === b1 && v2 >= b2));
+  if (b1 > 0) return v0 === 0 && v1 === b1 && v2 >= b2;
+  return v0 === 0 && v1 === 0 && v2 === b2;
+}
+
+/**
+ * The releases one changeset for `name` causes: `name` itself, then every workspace package whose
+ * `workspace:^` range (a caret range on the current version) on a released package no longer admits
+ * its new version, as a patch, until nothing changes. Other ranges are not used in this workspace.
+ */
+function withDependents(name: string, bump: Bump, manifests: Map<string, Manifest>): Set<string> {
+  const byName = new Map([...manifests.values()].map((m) => [m.name, m] as const));
+  const next = new Map([[name, bumped(byName.get(name)!.version, bump)]]);
   let grew = true;
   while (grew) {
     grew = false;
     for (const m of manifests.values()) {
-      if (out.has(m.name)) continue;
+      if (next.has(m.name)) continue;
       const deps = { ...m.dependencies, ...m.peerDependencies };
-      if (Object.keys(deps).some((d) => out.has(d))) {
-        out.add(m.name);
+      const leaves = Object.entries(deps).some(([dep, range]) => {
+        const version = next.get(dep);
+        if (version === undefined) return false;
+        expect(range, `${m.name} -> ${dep}`).toBe("workspace:^");
+        return !inCaretRange(version, byName.get(dep)!.version);
+      });
+      if (leaves) {
+        next.set(m.name, bumped(m.version, "patch"));
         grew = true;
       }
     }
   }
-  return out;
+  return new Set(next.keys());
 }
 
 /** A copy of what changesets reads: root manifest, workspace file, config, and each package's manifest. */
@@ -105,7 +136,7 @@ describe("changesets: one package's change bumps it and its dependents only", ()
   ] as const)("%s (%s)", ([name, bump]) => {
     copy = copyWorkspace();
     const before = workspaceManifests(copy);
-    const expected = withDependents(name, before);
+    const expected = withDependents(name, bump, before);
     if (name === "@promo-review/errors") expect(expected.size).toBeGreaterThanOrEqual(3);
 
     writeFileSync(

@@ -11,9 +11,18 @@
  * failed resolution) still fails, so the types do resolve for a CommonJS `require`.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { SourceMap, type SourceMapPayload } from "node:module";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import type { Simulator } from "@promo-review/simulator";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
@@ -117,6 +126,51 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (name, p
     expect(problems).toEqual([]);
   });
 
+  it("ships the MIT LICENSE and names its repository (with its folder), homepage and bugs", () => {
+    const unpacked = unpack(name);
+    const license = readFileSync(join(unpacked, "LICENSE"), "utf8");
+    expect(license).toBe(readFileSync(join(ROOT, "LICENSE"), "utf8"));
+    expect(license).toMatch(/^MIT License/);
+    const manifest = JSON.parse(readFileSync(join(unpacked, "package.json"), "utf8")) as PublishedManifest;
+    expect(manifest.license).toBe("MIT");
+    expect(manifest.repository).toEqual({
+      type: "git",
+      url: expect.stringMatching(/^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/),
+      directory: `packages/${pkg.dir}`,
+    });
+    expect(manifest.homepage).toMatch(new RegExp(`^https://github\\.com/.+/packages/${pkg.dir}#readme$`));
+    expect(manifest.bugs?.url).toMatch(/^https:\/\/github\.com\/.+\/issues$/);
+  });
+
+  it("has source maps and declaration maps that resolve to the shipped sources", () => {
+    const unpacked = unpack(name);
+    const maps = filesUnder(join(unpacked, "dist")).filter((f) => f.endsWith(".map"));
+    expect(maps.length).toBeGreaterThan(0);
+    let functionsMapped = 0;
+    for (const mapFile of maps) {
+      const payload = JSON.parse(readFileSync(mapFile, "utf8")) as SourceMapPayload;
+      expect(payload.sources.length, mapFile).toBeGreaterThan(0);
+      const sources = payload.sources.map((s) => resolve(dirname(mapFile), payload.sourceRoot ?? "", s));
+      for (const source of sources) expect(existsSync(source), `${mapFile} -> ${source}`).toBe(true);
+      if (!mapFile.endsWith(".js.map")) continue;
+      // A generated function declaration's name maps back to the same name in the original TypeScript.
+      const generated = readFileSync(mapFile.slice(0, -".map".length), "utf8").split("\n");
+      const map = new SourceMap(payload);
+      generated.forEach((line, lineNumber) => {
+        const found = /^\s*(?:export\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)/.exec(line);
+        if (!found) return;
+        const column = found.index + found[0].length - found[1]!.length;
+        const entry = map.findEntry(lineNumber, column) as Partial<SourceMapEntry>;
+        expect(entry.originalSource, `${mapFile}:${lineNumber + 1}`).toBeDefined();
+        const original = readFileSync(resolveSource(mapFile, entry.originalSource!), "utf8").split("\n");
+        const text = original[entry.originalLine!]!.slice(entry.originalColumn!);
+        expect(text.startsWith(found[1]!), `${mapFile}:${lineNumber + 1} -> ${text}`).toBe(true);
+        functionsMapped++;
+      });
+    }
+    expect(functionsMapped).toBeGreaterThan(0);
+  });
+
   it("declares only the dependencies DESIGN.md gives it", () => {
     const allowed = ALLOWED_DEPENDENCIES[name];
     const declared = [
@@ -205,6 +259,42 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (name, p
     }
   });
 });
+
+interface PublishedManifest {
+  license?: string;
+  repository?: unknown;
+  homepage?: string;
+  bugs?: { url?: string };
+}
+
+interface SourceMapEntry {
+  originalSource: string;
+  originalLine: number;
+  originalColumn: number;
+}
+
+const unpacked = new Map<string, string>();
+/** The package's tarball, extracted once (npm's `package/` folder). */
+function unpack(name: string): string {
+  const known = unpacked.get(name);
+  if (known) return known;
+  const into = join(work, "unpacked", name.replace("/", "+"));
+  mkdirSync(into, { recursive: true });
+  execFileSync("tar", ["-xzf", tarballs.get(name)!, "-C", into]);
+  unpacked.set(name, join(into, "package"));
+  return join(into, "package");
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** `SourceMap` gives sources as file URLs or paths, depending on the Node version. */
+function resolveSource(mapFile: string, source: string): string {
+  return source.startsWith("file:") ? new URL(source).pathname : resolve(dirname(mapFile), source);
+}
 
 /** Runs `node file` without blocking this process's event loop; killed by its pid after 60 s. */
 function runNode(

@@ -17,34 +17,34 @@ import { type BudgetChoice, chooseBudget } from "./shared-budget.js";
 /** Everything `createClient` takes; any setting left out is read from `PROMO_REVIEW_*` variables. */
 export interface ClientConfig extends SettingsInput {
   /** A `fetch` for every request (tests, proxies, instrumentation). Default: the global one. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /**
    * The main-API budget (60 a minute per key, 10 a minute for link capture). Default: one budget per
    * key shared by every client in the process. Pass a `RateBudget` to share your own (a Redis-backed
    * one across processes), options for a private one, or `false` to turn it off.
    */
-  rateBudget?: BudgetChoice;
+  rateBudget?: BudgetChoice | undefined;
   /** Replay protection of webhooks. Default: in memory. Pass a Redis store for several processes. */
-  replayStore?: ReplayStore | false;
+  replayStore?: ReplayStore | false | undefined;
   /** Client-side validation of every stated rule before sending. Default: on. */
-  validate?: boolean;
+  validate?: boolean | undefined;
   /** Reference data caching (default one day, in memory). */
-  referenceCache?: ReferenceCacheOptions;
+  referenceCache?: ReferenceCacheOptions | undefined;
   /** Where unfinished uploads are remembered for resume (default: in memory). */
-  resumeStore?: ResumeStore;
+  resumeStore?: ResumeStore | undefined;
   /**
    * Further origins that may receive requests and credentials, for a deployment that serves a
    * `statusUrl` or `uploadUrl` (or redirects) elsewhere. Default none: a URL or redirect naming any
    * origin but `baseUrl`'s (main API) or `filesUrl`'s (file service) fails with `ForeignOriginError`.
    */
-  trustedOrigins?: readonly string[];
+  trustedOrigins?: readonly string[] | undefined;
   /**
    * Per-attempt deadline of ordinary calls, the answer's body included (default 30 s; link capture
    * has its own, longer one).
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The environment to read settings from (default: `process.env` where there is one). */
-  env?: Record<string, string | undefined>;
+  env?: Record<string, string | undefined> | undefined;
 }
 
 /** The main-API operations, named as in the service's interface. */

@@ -21,8 +21,12 @@ export interface Settings {
   webhookSecret: string | string[] | undefined;
 }
 
-/** Explicit settings; anything absent is read from the environment. */
-export type SettingsInput = Partial<Settings>;
+/**
+ * Explicit settings; anything absent (or `undefined`, as `process.env.X` may be) is read from the
+ * environment. `| undefined` keeps `createClient({ apiKey: process.env.KEY })` compiling under
+ * `exactOptionalPropertyTypes`.
+ */
+export type SettingsInput = { [K in keyof Settings]?: Settings[K] | undefined };
 
 type Environment = Record<string, string | undefined>;
 

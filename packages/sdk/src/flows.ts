@@ -45,25 +45,25 @@ export interface FileOptions {
   /** The MIME type; it decides the promotion's `fileFormat` (see upload-chunker's `formatOf`). */
   contentType: string;
   /** The declared size, for a stream whose length is not known otherwise. */
-  size?: number;
-  onProgress?: (progress: UploadProgress) => void;
-  signal?: AbortSignal;
+  size?: number | undefined;
+  onProgress?: ((progress: UploadProgress) => void) | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** How long, and how, to wait for an evaluation's result. */
 export interface EvaluateAndWaitOptions {
   /** The version to evaluate; default: the latest, read from the promotion. */
-  versionId?: string;
+  versionId?: string | undefined;
   /** Give up after this long (default 10 minutes). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * Start polling the evaluation after this long without a webhook (default: 60 s when a webhook
    * secret is configured, at once otherwise). Each poll spends the shared main-API budget.
    */
-  pollAfterMs?: number;
+  pollAfterMs?: number | undefined;
   /** First pause between polls (default 2 s, doubling to 30 s). */
-  pollIntervalMs?: number;
-  signal?: AbortSignal;
+  pollIntervalMs?: number | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /** An evaluation's result, and how it arrived. */
@@ -74,7 +74,7 @@ export interface EvaluationOutcome {
   status: string;
   issues: EvaluationCompletedEvent["data"]["issues"];
   /** The creation metadata the webhook echoes (absent when the result came by polling). */
-  metadata?: Record<string, string>;
+  metadata?: Record<string, string> | undefined;
   /** `webhook` when a verified delivery brought it, `poll` when the fallback did. */
   via: "webhook" | "poll";
   /** The correlation id of the evaluate call. */
@@ -91,12 +91,16 @@ export interface Flows {
   /** Captures a link (polling an import to its end) and creates a promotion with the capture's `fileFormat`. */
   createFromLink(
     url: string,
-    options: { promotion: PromotionFields; designFrameId?: string; signal?: AbortSignal },
+    options: {
+      promotion: PromotionFields;
+      designFrameId?: string | undefined;
+      signal?: AbortSignal | undefined;
+    },
   ): Promise<{ promotion: CreatePromotionResult; capture: CaptureResult }>;
   /** Creates a promotion from inline text or HTML (`fileFormat` text). */
   createFromText(
     content: string,
-    options: { promotion: PromotionFields; signal?: AbortSignal },
+    options: { promotion: PromotionFields; signal?: AbortSignal | undefined },
   ): Promise<CreatePromotionResult>;
   /** Uploads a file and adds it as a new version of a promotion. */
   addVersionFromFile(
@@ -107,7 +111,7 @@ export interface Flows {
   /** Submits the latest version (read from the promotion, wherever it was made) and reads its decision. */
   submitLatestAndDecide(
     promotionId: string,
-    options?: { body?: SubmitRequest; signal?: AbortSignal },
+    options?: { body?: SubmitRequest | undefined; signal?: AbortSignal | undefined },
   ): Promise<{ submitted: SubmitResult & OfLatest; decision: Decision }>;
   /** Starts an evaluation and waits for its result: from the webhook receiver, polling only as a fallback. */
   evaluateAndWait(promotionId: string, options?: EvaluateAndWaitOptions): Promise<EvaluationOutcome>;

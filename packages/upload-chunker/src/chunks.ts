@@ -1,6 +1,7 @@
 /**
  * Cutting a file into chunks and turning one chunk into a request body.
  */
+import type { RequestBody } from "@promo-review/http";
 import type { SourceRange } from "./sources.js";
 
 /** The `Content-Range` of the bytes `[start, end)` of a file of `total` bytes (inclusive end on the wire). */
@@ -68,8 +69,8 @@ export function chunkBody(
   streamed: boolean,
   onSent: (bytes: number) => void,
   settled?: AbortSignal,
-): BodyInit {
-  if (!streamed) return range.whole() as BodyInit;
+): RequestBody {
+  if (!streamed) return range.whole() as RequestBody;
   const pieces = range.pieces(settled);
   settled?.addEventListener("abort", () => void pieces.return?.(undefined).catch(() => {}), { once: true });
   return new ReadableStream<Uint8Array>(

@@ -12,7 +12,7 @@ import {
   ServerError,
   TimeoutError,
 } from "@promo-review/errors";
-import type { HttpClient } from "@promo-review/http";
+import type { HttpClient, RequestBody } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
 import { UPLOAD_STATUSES, type UploadStatus } from "./wait.js";
 
@@ -32,7 +32,7 @@ export interface PutChunkRequest {
   /** Exclusive end. */
   end: number;
   total: number;
-  body: BodyInit;
+  body: RequestBody;
   signal?: AbortSignal;
   correlationId?: string;
   timeoutMs?: number;

@@ -5,7 +5,7 @@ import type { WebhookHeaders } from "./headers.js";
 import { refuse } from "./refuse.js";
 import { parseSecrets, type WebhookSecret } from "./secrets.js";
 
-/** What {@link signWith} signs. */
+/** What `signWith` signs. */
 export interface SignOptions {
   /**
    * One key or several (a rotation sends one signature per key): `whsec_<base64>` signs `v1`

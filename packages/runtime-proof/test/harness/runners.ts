@@ -89,6 +89,32 @@ export async function startChromium(): Promise<ChromiumSession> {
   });
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let browser: LaunchedChromium;
+  try {
+    browser = await launchChromium();
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  return {
+    context: browser.context,
+    server,
+    origin,
+    async close() {
+      await browser.close();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    },
+  };
+}
+
+/** Headless Chromium with a fresh profile, removed on close. */
+export interface LaunchedChromium {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Starts headless `/usr/bin/chromium` (playwright-core) with a fresh profile and no background traffic. */
+export async function launchChromium(): Promise<LaunchedChromium> {
   const profile = mkdtempSync(join(tmpdir(), "proof-chromium-"));
   let context: BrowserContext;
   try {
@@ -105,17 +131,13 @@ export async function startChromium(): Promise<ChromiumSession> {
       ],
     });
   } catch (error) {
-    server.close();
     rmSync(profile, { recursive: true, force: true });
     throw error;
   }
   return {
     context,
-    server,
-    origin,
     async close() {
       await context.close();
-      await new Promise<void>((ok) => server.close(() => ok()));
       rmSync(profile, { recursive: true, force: true });
     },
   };
