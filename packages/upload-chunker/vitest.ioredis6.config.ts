@@ -1,0 +1,12 @@
+/** The Redis resume store's suite again, against ioredis 6 (the peer range is `^5.0.0 || ^6.0.0`). */
+import { defineConfig } from "vitest/config";
+import { withIoredis6 } from "../../testing/ioredis-major.ts";
+import { packageTestConfig } from "../../vitest.shared.ts";
+
+const dir = import.meta.dirname;
+export default defineConfig(
+  withIoredis6(packageTestConfig({ dir, testTimeout: 120_000 }), {
+    dir,
+    files: ["src/resume-stores.test.ts"],
+  }),
+);
