@@ -32,6 +32,11 @@ export interface HttpClientOptions {
   /** The service's base URL (main API `{base_url}` or file service `{files_url}`). */
   baseUrl: string;
   credentials: Credentials;
+  /**
+   * Further secrets this client never sends but must never show either (the facade's webhook
+   * secret): redacted, like the credentials, from every error and from `redact`.
+   */
+  redactAlso?: readonly string[] | undefined;
   /** A `fetch` to use instead of the global one (tests, proxies, instrumented clients). */
   fetch?: typeof fetch;
   /**
@@ -127,7 +132,7 @@ const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   checkCredentials(options.credentials);
   const policy = createOriginPolicy(options.baseUrl, options.trustedOrigins);
-  const secrets = secretsOf(options.credentials);
+  const secrets = [...secretsOf(options.credentials), ...(options.redactAlso ?? [])];
   const userFetch = options.fetch;
   // A platform fetch called as a method of ky's options object throws "Illegal invocation" in
   // browsers and Workers, so it is always called through a plain function.

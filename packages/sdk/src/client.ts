@@ -98,8 +98,12 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     ...(settings.externalUserEmail ? { externalUserEmail: settings.externalUserEmail } : {}),
   };
   const budget = chooseBudget(config.rateBudget, settings.apiKey, settings.baseUrl);
+  const webhookSecrets = settings.webhookSecret === undefined ? [] : [settings.webhookSecret].flat();
   const common = {
     credentials,
+    // A service that echoes what it was sent could only echo the key, but a proxy or a misplaced
+    // setting could show the webhook secret too: every error of the client redacts both.
+    redactAlso: webhookSecrets,
     ...(config.fetch ? { fetch: config.fetch } : {}),
     ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
     ...(config.trustedOrigins ? { trustedOrigins: config.trustedOrigins } : {}),
