@@ -180,6 +180,10 @@ describe("redirects are never followed blindly", () => {
     service.on(/POST \/v1\/see-other/, redirect(303, "/v1/new"));
     service.on(/PUT \/v1\/chunk/, redirect(308, "/v1/new"));
     service.on(/GET \/v1\/nowhere/, (res) => {
+      res.writeHead(302, { location: "http://[bad" });
+      res.end();
+    });
+    service.on(/GET \/v1\/no-location/, (res) => {
       res.writeHead(302);
       res.end();
     });
@@ -198,6 +202,8 @@ describe("redirects are never followed blindly", () => {
       /cannot be sent twice/,
     );
     await expect(client.request("/v1/nowhere")).rejects.toThrow(/no valid Location/);
+    // No Location points nowhere: an answer (typed, not followed), not a redirect.
+    await expect(client.request("/v1/no-location")).rejects.toMatchObject({ status: 302 });
     expect(service.requests.filter((r) => r.url === "/v1/new")).toHaveLength(1);
   });
 

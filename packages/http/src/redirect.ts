@@ -10,10 +10,15 @@ const READS = new Set(["GET", "HEAD"]);
 /**
  * Whether `response` is a redirect the client was handed instead of following it (`redirect:
  * "manual"`): Node's fetch gives the real 3xx with its `Location`, a browser an `opaqueredirect`
- * with status 0 and no headers.
+ * with status 0 and no headers. A 3xx without `Location` points nowhere, so it is an answer, not a
+ * redirect: a resumable-upload service acknowledges a chunk with `308` and a `Range` header, and a
+ * caller reads it as such (any other such answer is an error like every non-2xx).
  */
 export function isRedirect(response: Response): boolean {
-  return response.type === "opaqueredirect" || REDIRECT_STATUSES.has(response.status);
+  return (
+    response.type === "opaqueredirect" ||
+    (REDIRECT_STATUSES.has(response.status) && response.headers.has("location"))
+  );
 }
 
 /** What the next hop needs to know about the request being redirected. */

@@ -45,7 +45,12 @@ export async function initiateUpload(
   };
   const data = checkResponse(
     result.data,
-    { uploadId: "uuid", uploadUrl: "nonEmptyString", maxChunkSize: "positiveInteger" },
+    // maxChunkSize is given a default by the spec ("default 50 MB"), so an answer may leave it out.
+    {
+      uploadId: "uuid",
+      uploadUrl: "nonEmptyString",
+      maxChunkSize: { rule: "positiveInteger", optional: true },
+    },
     context,
   );
   const uploadUrl = data["uploadUrl"] as string;
@@ -60,7 +65,7 @@ export async function initiateUpload(
   return {
     uploadId: data["uploadId"] as string,
     uploadUrl,
-    maxChunkSize: data["maxChunkSize"] as number,
+    maxChunkSize: (data["maxChunkSize"] as number | undefined) ?? DOCUMENTED_MAX_CHUNK_SIZE,
     correlationId: result.correlationId,
   };
 }

@@ -75,7 +75,14 @@ const expecting = (offset: number): LyingAnswer => ({
 
 const methods = () => server().seen.map((r) => r.method);
 
-describe("the initiation answer must hold uploadId (uuid), uploadUrl (string) and maxChunkSize (integer)", () => {
+describe("the initiation answer must hold uploadId (uuid), uploadUrl (string) and maxChunkSize (integer when given)", () => {
+  it("takes the spec's default of 50 MB when maxChunkSize is left out", async () => {
+    files({ initiate: () => ({ status: 201, json: { uploadId: id, uploadUrl: `/v1/uploads/${id}` } }) });
+    const result = await uploader().upload(file(), pdf);
+    expect(result).toMatchObject({ uploadId: id, status: "completed", fileSize: SIZE });
+    expect(methods().filter((m) => m === "PUT")).toHaveLength(1);
+  });
+
   it.each([
     ["an empty body", { status: 201, text: "" }, "(body)"],
     ["null", { status: 201, json: null }, "(body)"],
