@@ -1,12 +1,13 @@
 import { AbortError, PromoReviewError, RateLimitError } from "@promo-review/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRateBudget, type RateBudget, type RateBudgetOptions } from "./budget.js";
+import { createRateBudget, type RateBudget } from "./budget.js";
 import { MemoryStore } from "./memory-store.js";
 import type { WindowSpec } from "./rules.js";
 import type { BudgetStore, Decision } from "./store.js";
 import { flush, ManualClock } from "./test-clock.js";
 import { maxInAnyWindow } from "./test-windows.js";
+import type { RateBudgetOptions } from "./types.js";
 
 const BASE = "http://127.0.0.1:1234";
 const GET = { method: "GET", url: `${BASE}/v1/channels` };
@@ -174,7 +175,7 @@ describe("tickets: admissions count from when the response arrived", () => {
             t += r.gap;
             await clock.advanceTo(t);
             all.push(
-              budget.acquireTicket(GET).then((ticket) => {
+              budget.acquire(GET, { ticket: true }).then((ticket) => {
                 // The server counts it somewhere between our decision and its answer.
                 arrivals.push(clock.now() + Math.floor(r.latency * r.arrivesAt));
                 clock.setTimer(() => ticket.settle(), r.latency);
@@ -197,7 +198,7 @@ describe("tickets: admissions count from when the response arrived", () => {
       maxLatencyMs: 500,
     });
     const start = clock.now();
-    const ticket = await budget.acquireTicket(GET);
+    const ticket = await budget.acquire(GET, { ticket: true });
     const next = track(budget, clock);
     await clock.advanceTo(start + 1000);
     expect(next.at).toBeUndefined(); // a plain admission would have left the window by now
@@ -209,13 +210,13 @@ describe("tickets: admissions count from when the response arrived", () => {
 
   it("requests outside every budget get a ticket that does nothing", async () => {
     const { budget } = setup();
-    const ticket = await budget.acquireTicket({ url: "https://elsewhere.example/v1/x" });
+    const ticket = await budget.acquire({ url: "https://elsewhere.example/v1/x" }, { ticket: true });
     ticket.settle();
     const inside = createRateBudget({
       baseUrl: BASE,
       budgets: [{ name: "w", limit: 1, windowMs: 1, match: { method: "PUT" } }],
     });
-    await (await inside.acquireTicket(GET)).settle();
+    await (await inside.acquire(GET, { ticket: true })).settle();
   });
 });
 
@@ -614,14 +615,14 @@ describe("asynchronous stores", () => {
     const budget = createRateBudget({ baseUrl: BASE, clock, store });
     const errors: unknown[] = [];
     budget.on("storeError", (e) => errors.push(e.error));
-    const ticket = await budget.acquireTicket(GET);
+    const ticket = await budget.acquire(GET, { ticket: true });
     store.fail = new Error("gone");
     ticket.settle();
     await flush();
     expect(errors).toEqual([store.fail]);
     const plain: BudgetStore = { take: (k, w) => store.inner.take(k, w), pause: () => {} };
     const other = createRateBudget({ baseUrl: BASE, clock, store: plain });
-    (await other.acquireTicket(GET)).settle();
+    (await other.acquire(GET, { ticket: true })).settle();
     const throwing: BudgetStore = {
       synchronous: true,
       take: () => ({ ok: true }),
@@ -632,7 +633,7 @@ describe("asynchronous stores", () => {
     };
     const third = createRateBudget({ baseUrl: BASE, store: throwing });
     third.on("storeError", (e) => errors.push(e.error));
-    (await third.acquireTicket(GET)).settle();
+    (await third.acquire(GET, { ticket: true })).settle();
     expect(errors.map(String)).toEqual(["Error: gone", "Error: sync settle"]);
   });
 

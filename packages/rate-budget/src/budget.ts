@@ -2,12 +2,11 @@ import { errorFromResponse, isOverWaitBound, MAX_TIMER_MS } from "@promo-review/
 import { EventEmitter } from "eventemitter3";
 import { type Clock, systemClock } from "./clock.js";
 import { abortedError, closedError, deadlineError, queueFullError, type RequestLabel } from "./errors.js";
-import { type BudgetKyHooks, kyHooks } from "./ky-hooks.js";
+import { kyHooksFor } from "./ky-hooks.js";
 import { MemoryStore } from "./memory-store.js";
 import { type Queued, WaitQueue } from "./queue.js";
 import {
   type BudgetRequest,
-  type BudgetRule,
   type CompiledRule,
   compileRules,
   defaultBudgets,
@@ -17,84 +16,15 @@ import {
   type WindowSpec,
 } from "./rules.js";
 import type { BudgetStore, Decision } from "./store.js";
-
-/** Options of {@link createRateBudget}. */
-export interface RateBudgetOptions {
-  /** The main API's origin (and path prefix, if any). Requests elsewhere pass straight through. */
-  baseUrl: string | URL;
-  /**
-   * The budgets, replacing the defaults (see `defaultBudgets()`: 60 per minute for every `/v1/`
-   * request, 10 per minute for `POST /v1/links`).
-   */
-  budgets?: readonly BudgetRule[];
-  /** Where the budgets live. Default: a new `MemoryStore` (this process only). */
-  store?: BudgetStore;
-  /**
-   * Whose budget: the service limits per API key, so processes sharing a key share a `keyId`. Pass
-   * a hash of the key, never the key itself (it ends up in store keys). Default `"default"`.
-   */
-  keyId?: string;
-  /** Requests allowed to wait at once; one more is refused with `BUDGET_QUEUE_FULL`. Default 1000. */
-  maxQueue?: number;
-  /** Default burst size for budgets that set none (see `BudgetRule.burst`). Default: the limit. */
-  burst?: number;
-  /**
-   * Added to every window, in ms. The client admits at send time, the server counts at arrival;
-   * when latency varies, two requests sent a full window apart can arrive closer together. Default 200.
-   */
-  safetyMarginMs?: number;
-  /**
-   * The longest a request admitted with a ticket (`acquireTicket`, the ky hooks, `budgetedFetch`) is
-   * assumed to take to reach the server. Until its ticket is settled, the admission counts as if the
-   * request arrived this long after the decision, so a request stalled on its way (a busy event loop,
-   * a slow connection) keeps its slot. Default 10 000 ms.
-   */
-  maxLatencyMs?: number;
-  /**
-   * What the ky hooks and `fetch` wrapper do when the server still answers 429: `"throw"` hands the
-   * 429 to the caller (ky throws its `HTTPError`, the caller's retry policy decides), `"retry"` waits
-   * for the pause and the budget and sends the request again, up to `maxThrottleRetries` times (a
-   * 429 means the request was not processed, so even a POST is safe to resend). Default `"throw"`.
-   */
-  onThrottled?: "retry" | "throw";
-  /** Resends after a 429 in `"retry"` mode. Default 3. */
-  maxThrottleRetries?: number;
-  /** The pause after a 429 that carries neither `Retry-After` nor `retry_info`. Default 1000 ms. */
-  fallbackPauseMs?: number;
-  /** The time source; tests pass a manual clock. Default: `performance.now()` and `setTimeout`. */
-  clock?: Clock;
-}
-
-/** Per-request options of {@link RateBudget.acquire}. */
-export interface AcquireOptions {
-  /** Stops waiting: the promise rejects with an `AbortError` (`mayHaveReachedServer: false`). */
-  signal?: AbortSignal | null;
-  /** Higher is admitted first; equal priorities in arrival order. Default 0. */
-  priority?: number;
-  /** Give up (`BUDGET_DEADLINE`) unless admitted by this time (epoch ms or a `Date`). */
-  deadline?: number | Date;
-  /** Give up (`BUDGET_DEADLINE`) unless admitted within this many ms. */
-  maxWaitMs?: number;
-}
-
-/** Payloads of the events a budget emits. */
-export interface RateBudgetEvents {
-  /** A request could not go at once and waits. `waitMs` is a lower bound; `budgets` names what is full. */
-  waiting: (event: {
-    method: string;
-    path: string;
-    budgets: string[];
-    paused: boolean;
-    waitMs: number;
-    queued: number;
-  }) => void;
-  /** The budget paused: a 429 was learned (`"response"`), `pauseFor` was called, or another process paused the shared store (`"store"`). */
-  throttled: (event: { pauseMs: number; source: "response" | "pauseFor" | "store"; status?: number }) => void;
-  /** The first admission after a pause. */
-  resumed: (event: { pausedMs: number }) => void;
-  /** The store failed; the affected requests reject with the error (a fail-closed store) or went ahead (fail-open). */
-  storeError: (event: { error: unknown }) => void;
-}
+import type {
+  AcquireOptions,
+  Admission,
+  BudgetKyHooks,
+  BudgetTicket,
+  RateBudgetEvents,
+  RateBudgetOptions,
+  TicketOptions,
+} from "./types.js";
 
 interface Waiter extends Queued {
   readonly windows: readonly WindowSpec[];
@@ -111,15 +41,6 @@ interface Waiter extends Queued {
 
 type Blocked = Set<string> | "all";
 
-/**
- * An admission that can be settled: call `settle()` once the response (or the failure) came back,
- * and the admission counts from then on instead of from the decision. See {@link RateBudget.acquireTicket}.
- */
-export interface BudgetTicket {
-  /** Counts the admission from now (idempotent; a no-op for requests outside every budget). */
-  settle(): void;
-}
-
 const NO_TICKET: BudgetTicket = Object.freeze({ settle: () => {} });
 
 // One settled promise serves every admission that needs no wait (a promise cannot be changed by
@@ -132,6 +53,9 @@ const done = (): Promise<void> => {
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as { then?: unknown } | null)?.then === "function";
+
+/** Reads a budget's {@link Admission}; set by the class's static block. Internal (fetch.ts). */
+export let admissionOf: (budget: RateBudget) => Admission;
 
 /**
  * A client-side rate budget for one API key: `acquire` resolves when every budget that applies to a
@@ -147,11 +71,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   readonly #key: string;
   readonly #maxQueue: number;
   readonly #clock: Clock;
-  /** See {@link RateBudgetOptions.onThrottled}. */
-  readonly onThrottled: "retry" | "throw";
-  /** See {@link RateBudgetOptions.maxThrottleRetries}. */
-  readonly maxThrottleRetries: number;
   readonly #fallbackPauseMs: number;
+  readonly #admission: Admission;
   // One array per combination of matching rules, so stores can cache by identity.
   readonly #windowSets = new Map<number, WindowSpec[]>();
   readonly #queue = new WaitQueue<Waiter>();
@@ -183,15 +104,24 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     this.#synchronous = this.#store.synchronous === true;
     this.#key = options.keyId ?? "default";
     this.#maxQueue = options.maxQueue ?? 1000;
-    this.onThrottled = options.onThrottled ?? "throw";
-    this.maxThrottleRetries = options.maxThrottleRetries ?? 3;
     this.#fallbackPauseMs = options.fallbackPauseMs ?? 1000;
     // Tickets must be unique across every process sharing a store.
     this.#ticketPrefix = crypto.randomUUID();
     // Bound once, so that `const { acquire, learn } = budget` works for non-ky callers.
-    this.acquire = this.acquire.bind(this);
-    this.acquireTicket = this.acquireTicket.bind(this);
+    this.acquire = this.acquire.bind(this) as RateBudget["acquire"];
     this.learn = this.learn.bind(this);
+    this.#admission = {
+      admit: (request, acquireOptions) => this.#acquireTicket(request, acquireOptions),
+      learn: this.learn,
+      learnFrom: (response, request) => this.#learnFrom(response, request),
+      resend: (options.onThrottled ?? "throw") === "retry",
+      maxResends: options.maxThrottleRetries ?? 3,
+    };
+  }
+
+  static {
+    // The one door to the budget's internals, for `budgetedFetch` (fetch.ts) only.
+    admissionOf = (budget) => budget.#admission;
   }
 
   /** Requests waiting now. */
@@ -221,10 +151,25 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
    * once; a request no budget applies to resolves at once. Rejects with an `AbortError` when the
    * signal fires, `BUDGET_DEADLINE` when the deadline passes or provably would, `BUDGET_QUEUE_FULL`
    * when `maxQueue` requests wait already, and with the store's error when a fail-closed store fails.
-   * The admission counts from the decision (plus `safetyMarginMs`); prefer {@link acquireTicket}
-   * when you can tell when the response arrived.
+   *
+   * Without `ticket`, the admission counts from the decision (plus `safetyMarginMs`). With
+   * `ticket: true` it resolves to a ticket to settle when the response arrived: the server counts a
+   * request when it arrives, which is after our decision and before the response, so counting the
+   * admission from the response keeps the server's count within the limit whatever the latency (as
+   * long as the response comes back within the window). The ky hooks and `budgetedFetch` do this.
    */
-  acquire(request: BudgetRequest, options: AcquireOptions = {}): Promise<void> {
+  acquire(request: BudgetRequest, options: TicketOptions): Promise<BudgetTicket>;
+  acquire(request: BudgetRequest, options?: AcquireOptions & { ticket?: false }): Promise<void>;
+  acquire(
+    request: BudgetRequest,
+    options: AcquireOptions & { ticket?: boolean } = {},
+  ): Promise<void> | Promise<BudgetTicket> {
+    return options.ticket === true
+      ? this.#acquireTicket(request, options)
+      : this.#acquirePlain(request, options);
+  }
+
+  #acquirePlain(request: BudgetRequest, options: AcquireOptions): Promise<void> {
     let target: RouteTarget | undefined;
     let windows: WindowSpec[];
     // Callers repeat the same request shape (a polling loop, a list call): remember the last one.
@@ -243,14 +188,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     return this.#acquire(request, target, windows, options, undefined);
   }
 
-  /**
-   * {@link acquire}, returning a ticket to settle when the response arrived. The server counts a
-   * request when it arrives, which is after our decision and before the response; counting the
-   * admission from the response therefore keeps the server's count within the limit whatever the
-   * latency (as long as the response comes back within the window). The ky hooks and
-   * `budgetedFetch` do this for you.
-   */
-  async acquireTicket(request: BudgetRequest, options: AcquireOptions = {}): Promise<BudgetTicket> {
+  /** `acquire` with `ticket: true`. */
+  async #acquireTicket(request: BudgetRequest, options: AcquireOptions): Promise<BudgetTicket> {
     const target = targetOf(request, this.#base);
     if (target === undefined) return NO_TICKET;
     const windows = this.#windowsFor(target);
@@ -288,13 +227,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     if (this.#closed) return Promise.reject(closedError(label()));
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(abortedError(signal.reason, label()));
-    let deadlineAt = Number.POSITIVE_INFINITY;
-    if (options.deadline !== undefined || options.maxWaitMs !== undefined) {
-      const now = this.#clock.now();
-      if (options.deadline !== undefined) deadlineAt = now + (Number(options.deadline) - Date.now());
-      if (options.maxWaitMs !== undefined) deadlineAt = Math.min(deadlineAt, now + options.maxWaitMs);
-      if (deadlineAt < now) return Promise.reject(deadlineError(label(), []));
-    }
+    const deadlineAt = this.#deadlineOf(options);
+    if (deadlineAt === undefined) return Promise.reject(deadlineError(label(), []));
 
     let first: Decision | undefined;
     if (this.#queue.size === 0 && !this.#dispatching && this.#synchronous) {
@@ -316,7 +250,6 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
         queueFullError(this.#maxQueue, label(), first && !first.ok ? first.waitMs : undefined),
       );
     }
-    const now = this.#clock.now();
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         priority: options.priority ?? 0,
@@ -330,26 +263,42 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
         resolve,
         reject,
       };
-      if (signal) {
-        const onAbort = (): void => this.#fail(waiter, abortedError(signal.reason, waiter.label));
-        signal.addEventListener("abort", onAbort, { once: true });
-        waiter.cleanup = () => signal.removeEventListener("abort", onAbort);
-      }
-      this.#queue.push(waiter);
-      if (first !== undefined && !first.ok) {
-        // Refused on the hot path: the decision says what is full and until when.
-        this.#refused(waiter, first, now);
-        if (!waiter.settled) {
-          this.#blocked = first.paused ? "all" : new Set(first.full);
-          this.#schedule(first.waitMs, now);
-        }
-      } else if (this.#isBlocked(waiter) && (this.#timer !== undefined || this.#dispatching)) {
-        // Something ahead of it waits for one of its windows: queue behind without asking the store.
-        this.#announce(waiter, this.#blocked === "all", 0);
-      } else {
-        this.#kick();
-      }
+      this.#enqueue(waiter, signal, first);
     });
+  }
+
+  /** The deadline of `options` on the clock's scale (`Infinity` without one); `undefined` once passed. */
+  #deadlineOf(options: AcquireOptions): number | undefined {
+    if (options.deadline === undefined && options.maxWaitMs === undefined) return Number.POSITIVE_INFINITY;
+    const now = this.#clock.now();
+    let deadlineAt = Number.POSITIVE_INFINITY;
+    if (options.deadline !== undefined) deadlineAt = now + (Number(options.deadline) - Date.now());
+    if (options.maxWaitMs !== undefined) deadlineAt = Math.min(deadlineAt, now + options.maxWaitMs);
+    return deadlineAt < now ? undefined : deadlineAt;
+  }
+
+  /** Queues a waiter (the signal fails it), and wakes the queue unless it must wait behind others. */
+  #enqueue(waiter: Waiter, signal: AbortSignal | null | undefined, first: Decision | undefined): void {
+    const now = this.#clock.now();
+    if (signal) {
+      const onAbort = (): void => this.#fail(waiter, abortedError(signal.reason, waiter.label));
+      signal.addEventListener("abort", onAbort, { once: true });
+      waiter.cleanup = () => signal.removeEventListener("abort", onAbort);
+    }
+    this.#queue.push(waiter);
+    if (first !== undefined && !first.ok) {
+      // Refused on the hot path: the decision says what is full and until when.
+      this.#refused(waiter, first, now);
+      if (!waiter.settled) {
+        this.#blocked = first.paused ? "all" : new Set(first.full);
+        this.#schedule(first.waitMs, now);
+      }
+    } else if (this.#isBlocked(waiter) && (this.#timer !== undefined || this.#dispatching)) {
+      // Something ahead of it waits for one of its windows: queue behind without asking the store.
+      this.#announce(waiter, this.#blocked === "all", 0);
+    } else {
+      this.#kick();
+    }
   }
 
   /**
@@ -385,11 +334,11 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
    * including a wait over `MAX_SERVER_WAIT_MS` (one hour), which does not pause the budget.
    */
   async learn(response: Response, request?: BudgetRequest): Promise<number | undefined> {
-    return this.learnFrom(response.bodyUsed ? response : response.clone(), request);
+    return this.#learnFrom(response.bodyUsed ? response : response.clone(), request);
   }
 
   /** {@link learn} on a response whose body may be consumed (ky hands its hooks a clone already). */
-  async learnFrom(response: Response, request?: BudgetRequest): Promise<number | undefined> {
+  async #learnFrom(response: Response, request?: BudgetRequest): Promise<number | undefined> {
     if (response.status !== 429) return undefined;
     if (request !== undefined && this.budgetsFor(request).length === 0) return undefined;
     const error = await errorFromResponse(response);
@@ -404,11 +353,12 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   }
 
   /**
-   * A ky hook set (`beforeRequest`: wait for the budget; `afterResponse`: learn from 429) to merge
-   * into ky's `hooks` option. See `kyHooks` for the details.
+   * A ky hook set to merge into ky's `hooks` option: `beforeRequest` waits for the budget (ky's
+   * signal, `context.rateBudget` options) on every attempt; `afterResponse` settles the admission,
+   * learns from a 429 and, in `onThrottled: "retry"` mode, resends. Put it last in `beforeRequest`.
    */
   kyHooks(): BudgetKyHooks {
-    return kyHooks(this);
+    return kyHooksFor(this.#admission);
   }
 
   /**

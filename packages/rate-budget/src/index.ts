@@ -5,25 +5,10 @@
  * built-in and no Redis client.
  * @packageDocumentation
  */
-export {
-  type AcquireOptions,
-  type BudgetTicket,
-  createRateBudget,
-  RateBudget,
-  type RateBudgetEvents,
-  type RateBudgetOptions,
-} from "./budget.js";
+export { createRateBudget, RateBudget } from "./budget.js";
 export { type Clock, systemClock } from "./clock.js";
 export { BUDGET_CODES } from "./errors.js";
-export { budgetedFetch, type FetchLike, resendWhileThrottled } from "./fetch.js";
-export {
-  type BudgetAfterResponseHook,
-  type BudgetBeforeRequestHook,
-  type BudgetKyHooks,
-  type KyBudgetContext,
-  type KyHookOptions,
-  kyHooks,
-} from "./ky-hooks.js";
+export { budgetedFetch } from "./fetch.js";
 export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
 export {
   type BudgetRequest,
@@ -35,3 +20,16 @@ export {
 } from "./rules.js";
 export { SlidingWindowLog } from "./sliding-window.js";
 export type { BudgetStore, Decision } from "./store.js";
+export type {
+  AcquireOptions,
+  BudgetAfterResponseHook,
+  BudgetBeforeRequestHook,
+  BudgetKyHooks,
+  BudgetTicket,
+  FetchLike,
+  KyBudgetContext,
+  KyHookOptions,
+  RateBudgetEvents,
+  RateBudgetOptions,
+  TicketOptions,
+} from "./types.js";

@@ -2,8 +2,9 @@ import { AbortError } from "@promo-review/errors";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import ky, { HTTPError } from "ky";
 import { afterEach, describe, expect, it } from "vitest";
-import { createRateBudget, type RateBudgetOptions } from "./budget.js";
+import { createRateBudget } from "./budget.js";
 import { budgetedFetch } from "./fetch.js";
+import type { RateBudgetOptions } from "./types.js";
 
 let sim: Simulator | undefined;
 afterEach(async () => {

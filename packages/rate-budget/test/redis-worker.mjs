@@ -25,7 +25,7 @@ async function loop(deadline) {
   for (;;) {
     let ticket;
     try {
-      ticket = await budget.acquireTicket({ method: "GET", url }, { deadline });
+      ticket = await budget.acquire({ method: "GET", url }, { deadline, ticket: true });
     } catch (error) {
       if (error?.code === "BUDGET_DEADLINE") return;
       throw error;

@@ -1,0 +1,27 @@
+import type { AcquireOptions, Admission, FetchLike } from "./types.js";
+
+/**
+ * After a 429 was learned (the budget is paused), waits for the pause and the budget and sends
+ * `request` again, up to `maxThrottleRetries` times; each resend takes budget, since the server
+ * counts it. Returns the first answer that is not a 429, else the last 429 (`undefined` when no
+ * resend is allowed). A 429 means "not processed", so resending even a POST cannot duplicate work.
+ */
+export async function resendWhileThrottled(
+  admission: Admission,
+  request: Request,
+  fetchFn: FetchLike,
+  options: AcquireOptions,
+): Promise<Response | undefined> {
+  let last: Response | undefined;
+  for (let attempt = 0; attempt < admission.maxResends; attempt++) {
+    const ticket = await admission.admit(request, options);
+    try {
+      last = await fetchFn(request.clone());
+    } finally {
+      ticket.settle();
+    }
+    if (last.status !== 429) return last;
+    await admission.learn(last, request);
+  }
+  return last;
+}
