@@ -44,17 +44,23 @@ export type ErrorDetail =
   | UploadNotReadyDetail
   | UnknownDetail;
 
-const KnownDetailSchema = v.variant("type", [
-  v.looseObject({ type: v.literal("field_error"), field: v.string(), message: v.string() }),
-  v.looseObject({
-    type: v.literal("constraint_violation"),
-    constraint: v.string(),
-    limit: v.number(),
-    actual: v.number(),
-  }),
-  v.looseObject({ type: v.literal("retry_info"), retryAfterSeconds: v.number() }),
-  v.looseObject({ type: v.literal("upload_not_ready"), uploadId: v.string() }),
-]);
+// Built on first use, not at import: a top-level valibot call is kept by bundlers even when unused,
+// so every importer of the error classes (a webhook receiver, say) would ship valibot for nothing.
+let knownDetailSchema: ReturnType<typeof makeKnownDetailSchema> | undefined;
+
+function makeKnownDetailSchema() {
+  return v.variant("type", [
+    v.looseObject({ type: v.literal("field_error"), field: v.string(), message: v.string() }),
+    v.looseObject({
+      type: v.literal("constraint_violation"),
+      constraint: v.string(),
+      limit: v.number(),
+      actual: v.number(),
+    }),
+    v.looseObject({ type: v.literal("retry_info"), retryAfterSeconds: v.number() }),
+    v.looseObject({ type: v.literal("upload_not_ready"), uploadId: v.string() }),
+  ]);
+}
 
 /**
  * Reads one raw `details` entry. Known shapes are typed; anything else is kept (an object as it is, a
@@ -63,7 +69,8 @@ const KnownDetailSchema = v.variant("type", [
 export function parseDetail(raw: unknown): ErrorDetail {
   // A known shape is returned as sent, not as valibot's output, which leaves out keys named like
   // Object.prototype members (`__proto__`, `constructor`): nothing the server said is dropped.
-  if (v.is(KnownDetailSchema, raw)) return raw as ErrorDetail;
+  knownDetailSchema ??= makeKnownDetailSchema();
+  if (v.is(knownDetailSchema, raw)) return raw as ErrorDetail;
   if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
     const type = (raw as { type?: unknown }).type;
     return { ...(raw as object), type: typeof type === "string" ? type : "unknown" } as UnknownDetail;

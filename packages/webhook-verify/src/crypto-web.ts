@@ -21,18 +21,24 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 }
 
 /**
+ * Web Crypto's HMAC-SHA256 signer, apart from the backend object so that the signature-only entry
+ * takes it without the Ed25519 functions: the key is imported once, on first use.
+ */
+export function webHmacSigner(key: Uint8Array): (content: SignedContent) => Promise<string> {
+  const imported = once(() =>
+    subtle().importKey("raw", Uint8Array.from(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]),
+  );
+  return async (content) =>
+    toBase64(new Uint8Array(await subtle().sign("HMAC", await imported(), signedBytes(content))));
+}
+
+/**
  * Web Crypto (`crypto.subtle`): each key imported once, on first use, and cached; HMAC and Ed25519
  * computed natively. Signatures are compared as strings in constant time.
  */
 export const webCrypto: CryptoBackend = {
   name: "web",
-  hmacSigner(key) {
-    const imported = once(() =>
-      subtle().importKey("raw", Uint8Array.from(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]),
-    );
-    return async (content) =>
-      toBase64(new Uint8Array(await subtle().sign("HMAC", await imported(), signedBytes(content))));
-  },
+  hmacSigner: webHmacSigner,
   ed25519Verifier(publicKey) {
     const imported = once(() =>
       subtle().importKey("spki", ed25519Spki(publicKey), { name: "Ed25519" }, false, ["verify"]),

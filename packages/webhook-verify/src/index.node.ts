@@ -15,7 +15,7 @@ import type { WebhookInput, WebhookVerifierOptions } from "./verify.js";
 export * from "./shared-exports.js";
 
 // Plain functions, not an object bound at import: a bundler then keeps only what is imported
-// (`sign` alone does not pull the verifier, its parser and its emitter).
+// (`sign` alone does not pull the verifier, its parser and its listeners).
 
 /** {@inheritDoc WebhookApi.createWebhookVerifier} */
 export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookVerifier {

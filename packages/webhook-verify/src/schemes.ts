@@ -14,7 +14,10 @@ export interface SignatureScheme {
   verify(content: SignedContent, signatures: readonly string[]): boolean | Promise<boolean>;
 }
 
-function anyEqual(backend: CryptoBackend, expected: string, signatures: readonly string[]): boolean {
+/** What an HMAC scheme needs of a backend, so that the signature-only entry brings no Ed25519 code. */
+export type HmacBackend = Pick<CryptoBackend, "hmacSigner" | "equalSignatures">;
+
+function anyEqual(backend: HmacBackend, expected: string, signatures: readonly string[]): boolean {
   for (const signature of signatures) {
     if (backend.equalSignatures(expected, signature)) return true;
   }
@@ -26,7 +29,7 @@ function anyEqual(backend: CryptoBackend, expected: string, signatures: readonly
  * MAC is computed once per delivery and compared with every `v1` signature. The comparison is of the
  * canonical base64 text, as the reference libraries do, so a signature is accepted in one spelling only.
  */
-export function hmacScheme(backend: CryptoBackend, keys: readonly Uint8Array[]): SignatureScheme {
+export function hmacScheme(backend: HmacBackend, keys: readonly Uint8Array[]): SignatureScheme {
   const signers = keys.map((key) => backend.hmacSigner(key));
   return {
     version: "v1",

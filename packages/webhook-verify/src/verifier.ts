@@ -1,4 +1,3 @@
-import { EventEmitter } from "eventemitter3";
 import type { CryptoBackend } from "./crypto-backend.js";
 import { fetchHandler } from "./handler.js";
 import { type NodeRequestLike, type NodeResponseLike, nodeHandler } from "./node-handler.js";
@@ -58,15 +57,21 @@ export interface WebhookVerifier {
   ): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void>;
 }
 
+type Listener = (event: WebhookEvent) => unknown;
+
 /** Builds a verifier on one crypto backend (the package entries pick `node:crypto` or Web Crypto). */
 export function createVerifierWith(backend: CryptoBackend, options: WebhookVerifierOptions): WebhookVerifier {
   const core = createVerifierCore(backend, options);
-  const emitter = new EventEmitter();
+  // Listeners by kind, in the order added; a listener added twice runs twice, and `off` removes every
+  // copy (as an emitter does). A plain map: the listeners are awaited one by one, which an emitter's
+  // synchronous `emit` cannot do, so an emitter library would only add weight to the bundle.
+  const listeners = new Map<string, Listener[]>();
 
   async function dispatch(event: WebhookEvent): Promise<void> {
     // An untyped body has no kind to listen to: it reaches the handler's `fn` and `verify` callers.
     if (event.type === null) return;
-    for (const listener of emitter.listeners(event.type)) await listener(event);
+    // A copy: a listener that adds or removes listeners does not change this dispatch.
+    for (const listener of [...(listeners.get(event.type) ?? [])]) await listener(event);
   }
 
   const receiver: Receiver = { core, dispatch, inFlight: new Set() };
@@ -78,11 +83,13 @@ export function createVerifierWith(backend: CryptoBackend, options: WebhookVerif
       await core.replayStore?.release(id);
     },
     on(kind, listener) {
-      emitter.on(kind, listener as (event: WebhookEvent) => unknown);
+      listeners.set(kind, [...(listeners.get(kind) ?? []), listener as Listener]);
       return verifier;
     },
     off(kind, listener) {
-      emitter.off(kind, listener as ((event: WebhookEvent) => unknown) | undefined);
+      const kept = listener ? (listeners.get(kind) ?? []).filter((l) => l !== listener) : [];
+      if (kept.length > 0) listeners.set(kind, kept);
+      else listeners.delete(kind);
       return verifier;
     },
     dispatch,

@@ -1,19 +1,9 @@
-import { isPromoReviewError, PromoReviewError } from "@promo-review/errors";
-import { type RawBody, rawBody } from "./body.js";
-import { type CryptoBackend, isPromiseLike, type SignedContent } from "./crypto-backend.js";
-import { type HeadersInput, readDeliveryHeaders, type SignatureEntry } from "./headers.js";
+import { checkSignature, claimOnce, type VerifiedSignature, type WebhookInput } from "./check-signature.js";
+import type { CryptoBackend } from "./crypto-backend.js";
 import { type PayloadWarning, parsePayload, type WebhookEvent } from "./payload.js";
-import { refuse } from "./refuse.js";
 import { createMemoryReplayStore, type ReplayStore } from "./replay-store.js";
 import { ed25519Scheme, hmacScheme, type SignatureScheme } from "./schemes.js";
 import { parseSecrets, type WebhookSecret } from "./secrets.js";
-
-/** A delivery as a server framework hands it over: its headers and its raw body. */
-export interface WebhookInput {
-  headers: HeadersInput;
-  /** The body exactly as received: bytes, an `ArrayBuffer`, or the text. Never a parsed object. */
-  body: RawBody;
-}
 
 /** Options of a verifier. */
 export interface WebhookVerifierOptions {
@@ -42,15 +32,7 @@ export interface WebhookVerifierOptions {
   onWarning?: (warning: PayloadWarning) => void;
 }
 
-/** A delivery whose signature and timestamp passed; the body is not parsed yet. */
-export interface VerifiedSignature {
-  /** The `webhook-id`: the same on every retry of one message, so an idempotency key. */
-  id: string;
-  /** The `webhook-timestamp`, unix seconds. */
-  timestamp: number;
-  /** The body as received. */
-  body: string | Uint8Array;
-}
+export type { VerifiedSignature, WebhookInput };
 
 /** A verified, parsed and claimed delivery. */
 export interface VerifiedDelivery {
@@ -71,33 +53,6 @@ export interface VerifierCore {
   verifyDelivery(input: WebhookInput | Request): Promise<VerifiedDelivery>;
 }
 
-function isRequest(input: unknown): input is Request {
-  return (
-    typeof input === "object" &&
-    input !== null &&
-    typeof (input as Request).arrayBuffer === "function" &&
-    typeof (input as Request).method === "string"
-  );
-}
-
-async function readRequest(request: Request): Promise<WebhookInput> {
-  if (request.bodyUsed) {
-    throw refuse(
-      "parsed_body",
-      "The request body was read already (a Request can be read once): pass { headers, body } with the bytes you read",
-    );
-  }
-  return { headers: request.headers, body: await request.arrayBuffer() };
-}
-
-function inputParts(input: unknown): { headers: unknown; body: unknown } {
-  if (typeof input !== "object" || input === null) {
-    throw refuse("missing_headers", "Nothing to verify: pass { headers, body } or a Fetch Request");
-  }
-  const { headers, body } = input as { headers?: unknown; body?: unknown };
-  return { headers, body };
-}
-
 /** Builds the schemes for the configured secrets: one `v1` for all HMAC keys, one `v1a` for all public keys. */
 function schemesFor(backend: CryptoBackend, options: WebhookVerifierOptions): SignatureScheme[] {
   const extra = options.schemes ?? [];
@@ -115,46 +70,10 @@ function schemesFor(backend: CryptoBackend, options: WebhookVerifierOptions): Si
   ];
 }
 
-function badSignature(id: string, entries: readonly SignatureEntry[], schemes: readonly SignatureScheme[]) {
-  const sent = [...new Set(entries.map((entry) => entry.version))];
-  const known = new Set(schemes.map((scheme) => scheme.version));
-  if (!sent.some((version) => known.has(version))) {
-    return refuse(
-      "bad_signature",
-      `The delivery is signed with ${sent.join(", ")}, but the configured secrets verify ${[...known].join(", ")}: configure the matching secret`,
-      { webhookId: id },
-    );
-  }
-  return refuse(
-    "bad_signature",
-    "No signature matched. Usually the body is not the bytes that were sent (pass the raw body: parsed and re-serialised JSON never matches) or the secret is not this endpoint's (each endpoint has its own whsec_; during a rotation configure both the old and the new)",
-    { webhookId: id },
-  );
-}
-
-function checkTimestamp(id: string, seconds: number, nowMs: number, toleranceSeconds: number): void {
-  const offset = seconds - Math.floor(nowMs / 1000);
-  if (offset < -toleranceSeconds) {
-    throw refuse(
-      "timestamp_too_old",
-      `The webhook was signed ${-offset} s ago, more than the ${toleranceSeconds} s tolerance. Either it is a replay of an old delivery, or this server's clock is about ${-offset} s ahead of the sender's (sync it with NTP)`,
-      { webhookId: id, offsetSeconds: offset },
-    );
-  }
-  if (offset > toleranceSeconds) {
-    throw refuse(
-      "timestamp_too_new",
-      `The webhook is timestamped ${offset} s in the future, more than the ${toleranceSeconds} s tolerance: this server's clock is about ${offset} s behind the sender's (sync it with NTP)`,
-      { webhookId: id, offsetSeconds: offset },
-    );
-  }
-}
-
 /**
  * Makes the verification steps for one crypto backend. Secrets are read now, so a malformed one fails
- * at start-up. Order per delivery: headers, body, signature, timestamp, payload, replay claim. The
- * signature comes before the timestamp so that a clock-skew message is only given for an authentic
- * delivery, where the measured offset means something.
+ * at start-up. Order per delivery: headers, body, signature, timestamp (`checkSignature`), payload,
+ * replay claim.
  */
 export function createVerifierCore(backend: CryptoBackend, options: WebhookVerifierOptions): VerifierCore {
   // Never empty: without `schemes`, parseSecrets demands at least one usable secret.
@@ -166,56 +85,13 @@ export function createVerifierCore(backend: CryptoBackend, options: WebhookVerif
   const replayStore =
     options.replayStore === false ? undefined : (options.replayStore ?? createMemoryReplayStore({ now }));
 
-  async function verifySignature(input: WebhookInput | Request): Promise<VerifiedSignature> {
-    const parts = isRequest(input) ? await readRequest(input) : inputParts(input);
-    const delivery = readDeliveryHeaders(parts.headers);
-    const content: SignedContent = {
-      id: delivery.id,
-      timestamp: delivery.timestamp,
-      body: rawBody(parts.body),
-    };
-    let matched = false;
-    for (const scheme of schemes) {
-      const values = delivery.signatures
-        .filter((entry) => entry.version === scheme.version)
-        .map((e) => e.value);
-      if (values.length === 0) continue;
-      const result = scheme.verify(content, values);
-      matched = isPromiseLike(result) ? await result : result;
-      if (matched) break;
-    }
-    if (!matched) throw badSignature(delivery.id, delivery.signatures, schemes);
-    checkTimestamp(delivery.id, delivery.seconds, now(), toleranceSeconds);
-    return { id: delivery.id, timestamp: delivery.seconds, body: content.body };
-  }
+  const check = { schemes, now, toleranceSeconds };
+  const verifySignature = (input: WebhookInput | Request) => checkSignature(check, input);
 
   async function verifyDelivery(input: WebhookInput | Request): Promise<VerifiedDelivery> {
     const verified = await verifySignature(input);
     const { event, payload, warnings } = parsePayload(verified.body, verified.id);
-    if (replayStore) {
-      let claimed: boolean;
-      try {
-        claimed = await replayStore.claim(verified.id, windowMs);
-      } catch (cause) {
-        if (isPromoReviewError(cause)) throw cause;
-        // A store that is down must not let replays through, nor look like a bad signature.
-        throw new PromoReviewError({
-          code: "REPLAY_STORE_FAILED",
-          message: `The replay store failed to claim webhook-id ${verified.id}; the delivery was not processed`,
-          retryable: true,
-          cause,
-        });
-      }
-      if (!claimed) {
-        throw refuse(
-          "replayed",
-          `The webhook-id ${verified.id} was already accepted within the replay window`,
-          {
-            webhookId: verified.id,
-          },
-        );
-      }
-    }
+    if (replayStore) await claimOnce(replayStore, verified.id, windowMs);
     for (const warning of warnings) warn(warning);
     return { id: verified.id, timestamp: verified.timestamp, event, payload, warnings };
   }
