@@ -107,7 +107,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const main: HttpClient = createHttpClient({
     ...common,
     baseUrl: settings.baseUrl,
-    ...(budget ? { hooks: budget.kyHooks() } : {}),
+    ...(budget ? { kyHooks: budget.kyHooks() } : {}),
   });
   // The file service has no stated budget (chunk PUT and status are not limited), so no hooks.
   const files: HttpClient = createHttpClient({ ...common, baseUrl: settings.filesUrl });
