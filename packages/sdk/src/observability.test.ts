@@ -1,4 +1,7 @@
+import { createLinkCapture } from "@promo-review/link-capture";
+import { createPromotionsClient } from "@promo-review/promotions-core";
 import { startSimulator } from "@promo-review/simulator";
+import { createUploader } from "@promo-review/upload-chunker";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useEchoingService } from "../../../testing/echoing-service.ts";
 import { whereShown } from "../../../testing/renderings.ts";
@@ -87,6 +90,32 @@ describe("createClient({ hooks }): every request of every part is observed, on b
     expect(lines[0]?.message).toMatch(
       /^promo-review retry 1 of GET .*\/v1\/channels after INTERNAL_ERROR \(HTTP 500\)/,
     );
+  });
+});
+
+describe("standalone package clients take the same hooks, logger and appInfo", () => {
+  it("createUploader, createLinkCapture and createPromotionsClient observe and identify their requests", async () => {
+    const { calls, lines, hooks, logger } = recorder();
+    const credentials = { apiKey: sim().apiKey, externalUserId: sim().externalUserId };
+    const appInfo = { name: "Standalone", version: "1" };
+    const common = { credentials, hooks, logger, appInfo };
+    const uploader = createUploader({ ...common, filesUrl: sim().filesUrl });
+    await uploader.upload(new TextEncoder().encode("%PDF-1.4 hi"), {
+      fileName: "a.pdf",
+      contentType: "application/pdf",
+    });
+    await createLinkCapture({ ...common, baseUrl: sim().baseUrl }).capture(
+      "https://docs.google.com/document/d/1x/edit",
+    );
+    await createPromotionsClient({ ...common, baseUrl: sim().baseUrl }).reference.channels();
+    const seen = sim().control.requests();
+    expect(calls.filter((c) => c.name === "afterResponse")).toHaveLength(seen.length);
+    expect(lines).toHaveLength(seen.length);
+    expect(new Set(seen.map((r) => r.service))).toEqual(new Set(["main", "files"]));
+    for (const request of seen)
+      expect(request.headers["user-agent"]).toMatch(
+        /^promo-review-sdk\/[\d.]+ \(node\/[\d.]+\) Standalone\/1$/,
+      );
   });
 });
 
