@@ -190,7 +190,7 @@ describe("retries never duplicate work", () => {
         sent.push({ input, init });
         return fetch(input, init);
       },
-      hooks: {
+      kyHooks: {
         beforeRequest: [() => void seen.push("before")],
         afterResponse: [(_request, _options, response) => void seen.push(`after ${response.status}`)],
       },
@@ -245,7 +245,7 @@ describe("hooks and fetch are pluggable", () => {
         fetches++;
         return fetch(input, init);
       },
-      hooks: {
+      kyHooks: {
         beforeRequest: [(request) => void seen.push(`before ${request.method}`)],
         afterResponse: [(_request, _options, response) => void seen.push(`after ${response.status}`)],
       },
@@ -260,7 +260,7 @@ describe("hooks and fetch are pluggable", () => {
     const client = createHttpClient({
       baseUrl: server.url,
       credentials,
-      hooks: {
+      kyHooks: {
         beforeRequest: [
           () => {
             throw refusal;

@@ -11,11 +11,15 @@ import ky, { type BeforeRequestHook, type Hooks, type KyInstance } from "ky";
 import { readBody } from "./body.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import { type StartableDeadline, startableDeadline } from "./deadline.js";
+import type { RequestHooks } from "./hooks.js";
+import type { Logger } from "./logger.js";
+import { type AttemptObservation, createObserver } from "./observe.js";
 import { createOriginPolicy } from "./origin.js";
 import { isRedirect, nextHop } from "./redirect.js";
 import type { RequestBody } from "./request-body.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
+import { type AppInfo, userAgent } from "./user-agent.js";
 
 /** The default deadline of one attempt: from sending to the last byte of the answer. 30 s. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -53,8 +57,22 @@ export interface HttpClientOptions {
    * Off by default: any URL on another origin than `baseUrl`'s is refused before sending.
    */
   trustedOrigins?: readonly string[];
-  /** ky hooks run on every attempt, for example `budget.kyHooks()` from `@promo-review/rate-budget`. */
-  hooks?: Hooks;
+  /** Observers of every request: `beforeRequest`, `afterResponse`, `beforeRetry` (see {@link RequestHooks}). */
+  hooks?: RequestHooks | undefined;
+  /**
+   * Where a line per request (`debug`; `warn` when it failed) and per retry (`info`) goes: `console`, a
+   * pino logger, ... Default: none. URLs are redacted and headers never logged.
+   */
+  logger?: Logger | undefined;
+  /** The application named in the User-Agent after the SDK: `MyApp/1.2 (+https://example.com)`. */
+  appInfo?: AppInfo | undefined;
+  /** The SDK version the User-Agent names. Default: this package's; the facade passes its own. */
+  sdkVersion?: string | undefined;
+  /**
+   * ky hooks run on every attempt: the slot of `budget.kyHooks()` from `@promo-review/rate-budget`.
+   * A plumbing option for the budget; observe requests with `hooks` instead.
+   */
+  kyHooks?: Hooks | undefined;
   /** Retry policy for every request of this client (each request may override it), or `false` for none. */
   retry?: Partial<RetryPolicy> | false;
 }
@@ -137,9 +155,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   // A platform fetch called as a method of ky's options object throws "Illegal invocation" in
   // browsers and Workers, so it is always called through a plain function.
   const send: typeof fetch = (input, init) => (userFetch ?? globalThis.fetch)(input, init);
-  const hooks = options.hooks ?? {};
+  const hooks = options.kyHooks ?? {};
+  const redact = redactorFor(secrets);
+  const observer = createObserver({ hooks: options.hooks, logger: options.logger, redact });
+  // No User-Agent in a browser: it is not the page's to set, and a CORS preflight could refuse it.
+  const agent = userAgent({ sdkVersion: options.sdkVersion, appInfo: options.appInfo });
   const api: KyInstance = ky.create({
-    headers: authHeaders(options.credentials),
+    headers: { ...authHeaders(options.credentials), ...(agent ? { "User-Agent": agent } : {}) },
     hooks: {
       ...hooks,
       beforeRequest: [...(hooks.beforeRequest ?? []), startDeadline, sendStreamOnce(send)],
@@ -153,7 +175,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   });
 
   /** One attempt: the request and the redirects it may follow, under one deadline. */
-  async function attempt<T>(first: string, method: string, correlationId: string, request: RequestOptions) {
+  async function attempt<T>(
+    first: string,
+    method: string,
+    correlationId: string,
+    request: RequestOptions,
+    observed: AttemptObservation,
+  ) {
     const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const idleTimeoutMs = request.idleTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     const deadline = startableDeadline(timeoutMs, request.signal);
@@ -179,7 +207,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           body: request.body,
           headers: { "X-Correlation-ID": correlationId, ...request.headers },
           signal: deadline.signal,
-          context: { deadline, ...(stream ? { sendOnce: true } : {}) },
+          context: { deadline, onSend: observed.sent, ...(stream ? { sendOnce: true } : {}) },
           ...(stream ? { duplex: "half" } : {}),
         } as Parameters<KyInstance>[1]);
         if (isRedirect(response)) {
@@ -214,7 +242,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   return {
     baseUrl: options.baseUrl,
     url: (path) => resolve(path, "GET"),
-    redact: redactorFor(secrets),
+    redact,
     async request<T>(path: string, request: RequestOptions = {}): Promise<HttpResult<T>> {
       const method = (request.method ?? "GET").toUpperCase();
       const url = resolve(path, method);
@@ -223,14 +251,23 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const single =
         request.retry === false || (options.retry === false && !request.retry) || isStream(request.body);
       const retry: RetryPolicy = { ...DEFAULT_RETRY, ...(options.retry || {}), ...(request.retry || {}) };
+      const observation = observer.request(method, url, correlationId);
       for (let attempts = 1; ; attempts++) {
+        const observed = observation.attempt(attempts);
         try {
-          const result = await attempt<T>(url, method, correlationId, request);
+          const result = await attempt<T>(url, method, correlationId, request, observed);
+          observed.ended({ status: result.status });
+          observation.finished({ status: result.status, attempts });
           return { ...result, attempts };
         } catch (error) {
           const typed = error as PromoReviewError;
-          if (single || attempts > retry.limit || !isSafeToRetry(typed, idempotent, retry)) throw typed;
+          observed.ended({ ...(typed.status !== undefined ? { status: typed.status } : {}), error: typed });
+          if (single || attempts > retry.limit || !isSafeToRetry(typed, idempotent, retry)) {
+            observation.finished({ error: typed, attempts });
+            throw typed;
+          }
           const delayMs = retryDelay(typed, attempts, retry);
+          observed.retrying(typed, delayMs);
           request.onRetry?.({ retry: attempts, error: typed, delayMs });
           await sleep(delayMs, request.signal);
         }
@@ -240,11 +277,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 }
 
 /**
- * The last `beforeRequest` hook but one: starts the attempt's deadline once every hook before it
+ * The last `beforeRequest` hook but one: starts the attempt's deadline (and tells the observers) once every hook before it
  * (the rate budget's wait) has let the request go.
  */
 const startDeadline: BeforeRequestHook = (_request, options) => {
-  (options as { context?: { deadline?: StartableDeadline } }).context?.deadline?.start();
+  const context = (options as { context?: { deadline?: StartableDeadline; onSend?: () => void } }).context;
+  context?.deadline?.start();
+  // The attempt counts as sent from here (after the budget's wait): `beforeRequest` observers run now.
+  context?.onSend?.();
 };
 
 /**

@@ -269,7 +269,7 @@ describe("a deadline covers the whole exchange, body included", () => {
       credentials,
       timeoutMs: 200,
       retry: false,
-      hooks: { beforeRequest: [() => new Promise<void>((resolve) => setTimeout(resolve, 400))] },
+      kyHooks: { beforeRequest: [() => new Promise<void>((resolve) => setTimeout(resolve, 400))] },
     });
     expect((await client.request<{ ok: boolean }>("/v1/channels")).data.ok).toBe(true);
   });

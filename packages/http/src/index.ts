@@ -22,6 +22,9 @@ export {
   secretsOf,
 } from "./credentials.js";
 export { type Deadline, deadlineSignal, type StartableDeadline, startableDeadline } from "./deadline.js";
+export type { RequestEvent, RequestHooks, RetryEvent } from "./hooks.js";
+export type { Logger, LogLevel } from "./logger.js";
+export { type ObservabilityOptions, observabilityOf } from "./observability-options.js";
 export { createOriginPolicy, type OriginPolicy, originOf } from "./origin.js";
 export { type HopContext, isRedirect, MAX_REDIRECTS, nextHop } from "./redirect.js";
 export type { RequestBody } from "./request-body.js";
@@ -36,3 +39,5 @@ export {
 export { settleBoundMs } from "./settle-bound.js";
 export { setLongTimeout } from "./timers.js";
 export { newCorrelationId, resolveUrl } from "./url.js";
+export { type AppInfo, runtimeOf, type UserAgentOptions, userAgent } from "./user-agent.js";
+export { HTTP_VERSION } from "./version.js";

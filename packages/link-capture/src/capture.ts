@@ -10,8 +10,9 @@ import {
   type Credentials,
   createHttpClient,
   type HttpClient,
-  type HttpClientOptions,
   newCorrelationId,
+  type ObservabilityOptions,
+  observabilityOf,
 } from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
 import { type DesignFrame, discoverFrames, type FrameDiscovery, frameTooLarge } from "./frames.js";
@@ -20,14 +21,16 @@ import { ImportPoll, type PollPacing } from "./poll.js";
 import type { CaptureResult, FileFormat, ImportPollState, WaitOptions } from "./types.js";
 
 /** How to reach the main API, and how patient to be. */
-export interface LinkCaptureOptions {
+/**
+ * ...plus `hooks`, `logger` and `appInfo` (see `ObservabilityOptions` in `@promo-review/http`), and a
+ * rate budget's `budget.kyHooks()` as `kyHooks`; all unused when `http` is given.
+ */
+export interface LinkCaptureOptions extends ObservabilityOptions {
   /** The main API's base URL. Needed unless `http` is given. */
   baseUrl?: string;
   /** API key and acting user. Needed unless `http` is given. */
   credentials?: Credentials;
   fetch?: typeof fetch;
-  /** ky hooks, e.g. a rate budget's `budget.kyHooks()` (which knows the 10 per minute link budget). */
-  hooks?: HttpClientOptions["hooks"];
   /**
    * Further origins that may receive requests and credentials (a deployment that serves `statusUrl`
    * elsewhere). Off by default: a `statusUrl` on another origin is refused with a `ForeignOriginError`.
@@ -127,7 +130,7 @@ function mainClient(options: LinkCaptureOptions): HttpClient {
     baseUrl: options.baseUrl,
     credentials: options.credentials,
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...observabilityOf(options),
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
   });
 }

@@ -7,8 +7,8 @@
  */
 
 import { localValidationError } from "@promo-review/errors";
-import type { Credentials, HttpClient, HttpClientOptions, RetryPolicy } from "@promo-review/http";
-import { createHttpClient, newCorrelationId } from "@promo-review/http";
+import type { Credentials, HttpClient, ObservabilityOptions, RetryPolicy } from "@promo-review/http";
+import { createHttpClient, newCorrelationId, observabilityOf } from "@promo-review/http";
 import type * as v from "valibot";
 import { explainAmbiguous } from "./ambiguous.js";
 import { checkAnswer } from "./check-answer.js";
@@ -43,15 +43,17 @@ import { sendWaitingForUploads, type UploadWaiter } from "./upload-wait.js";
 import { validateCreatePromotion, validateId, validateNewVersion, validateSubmit } from "./validate.js";
 
 /** How to reach the main API, and how careful to be. */
-export interface PromotionsClientOptions {
+/**
+ * ...plus `hooks`, `logger` and `appInfo` (see `ObservabilityOptions` in `@promo-review/http`), and a
+ * rate budget's `budget.kyHooks()` as `kyHooks`; all unused when `http` is given.
+ */
+export interface PromotionsClientOptions extends ObservabilityOptions {
   /** The main API's base URL. Needed unless `http` is given. */
   baseUrl?: string;
   /** API key and acting user. Needed unless `http` is given. */
   credentials?: Credentials;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch;
-  /** ky hooks for every main-API request, e.g. a rate budget's `budget.kyHooks()`. */
-  hooks?: HttpClientOptions["hooks"];
   /** A ready main-API client (the facade shares one); `baseUrl`, `credentials`, `fetch`, `hooks` then go unused. */
   http?: HttpClient;
   /** Further origins the main API may redirect to with credentials (default none: such a redirect fails). */
@@ -149,7 +151,7 @@ function mainClient(options: PromotionsClientOptions): HttpClient {
     baseUrl: options.baseUrl,
     credentials: options.credentials,
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...observabilityOf(options),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
     ...(options.retry !== undefined ? { retry: options.retry } : {}),

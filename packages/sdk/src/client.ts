@@ -1,5 +1,11 @@
 import { localValidationError } from "@promo-review/errors";
-import { createHttpClient, type HttpClient } from "@promo-review/http";
+import {
+  type AppInfo,
+  createHttpClient,
+  type HttpClient,
+  type Logger,
+  type RequestHooks,
+} from "@promo-review/http";
 import { createLinkCapture, type LinkCapture } from "@promo-review/link-capture";
 import {
   createPromotionsClient,
@@ -10,9 +16,10 @@ import {
 import type { RateBudget } from "@promo-review/rate-budget";
 import { createUploader, type ResumeStore, type Uploader } from "@promo-review/upload-chunker";
 import { createWebhookVerifier, type ReplayStore, type WebhookVerifier } from "@promo-review/webhook-verify";
-import { resolveSettings, type SettingsInput } from "./config.js";
+import { debugEnabled, resolveSettings, type SettingsInput } from "./config.js";
 import { createFlows, type Flows } from "./flows.js";
 import { type BudgetChoice, chooseBudget } from "./shared-budget.js";
+import { SDK_VERSION } from "./version.js";
 
 /** Everything `createClient` takes; any setting left out is read from `PROMO_REVIEW_*` variables. */
 export interface ClientConfig extends SettingsInput {
@@ -43,6 +50,27 @@ export interface ClientConfig extends SettingsInput {
    * has its own, longer one).
    */
   timeoutMs?: number | undefined;
+  /**
+   * Observers of every request of every part (uploads, links, promotions, reference data):
+   * `beforeRequest`, `afterResponse`, `beforeRetry`, each told method, redacted URL, attempt,
+   * correlation id and, when known, status, duration and error. Never a header.
+   */
+  hooks?: RequestHooks | undefined;
+  /**
+   * Where request lines (`debug`; `warn` when one failed) and retry lines (`info`) go: `console`, pino,
+   * winston... Default: none, or `console` when debug is on.
+   */
+  logger?: Logger | undefined;
+  /**
+   * Logs one line per request and per retry (through `logger`, else `console`). Default:
+   * `PROMO_REVIEW_DEBUG` (`1`, `true`, `yes`, `on`), off where there is no environment.
+   */
+  debug?: boolean | undefined;
+  /**
+   * Your application, named in the `User-Agent` after the SDK (`MyApp/1.2 (+https://example.com)`).
+   * In browsers no `User-Agent` is set at all.
+   */
+  appInfo?: AppInfo | undefined;
   /** The environment to read settings from (default: `process.env` where there is one). */
   env?: Record<string, string | undefined> | undefined;
 }
@@ -99,11 +127,16 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   };
   const budget = chooseBudget(config.rateBudget, settings.apiKey, settings.baseUrl);
   const webhookSecrets = settings.webhookSecret === undefined ? [] : [settings.webhookSecret].flat();
+  const logger = config.logger ?? (debugEnabled(config.debug, config.env) ? console : undefined);
   const common = {
     credentials,
     // A service that echoes what it was sent could only echo the key, but a proxy or a misplaced
     // setting could show the webhook secret too: every error of the client redacts both.
     redactAlso: webhookSecrets,
+    sdkVersion: SDK_VERSION,
+    ...(config.hooks ? { hooks: config.hooks } : {}),
+    ...(logger ? { logger } : {}),
+    ...(config.appInfo ? { appInfo: config.appInfo } : {}),
     ...(config.fetch ? { fetch: config.fetch } : {}),
     ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
     ...(config.trustedOrigins ? { trustedOrigins: config.trustedOrigins } : {}),
@@ -111,7 +144,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const main: HttpClient = createHttpClient({
     ...common,
     baseUrl: settings.baseUrl,
-    ...(budget ? { hooks: budget.kyHooks() } : {}),
+    ...(budget ? { kyHooks: budget.kyHooks() } : {}),
   });
   // The file service has no stated budget (chunk PUT and status are not limited), so no hooks.
   const files: HttpClient = createHttpClient({ ...common, baseUrl: settings.filesUrl });

@@ -10,6 +10,22 @@ export const ENVIRONMENT_VARIABLES = {
   webhookSecret: "PROMO_REVIEW_WEBHOOK_SECRET",
 } as const;
 
+/** The switch that logs one line per request and per retry (`1`, `true`, `yes` or `on` turn it on). */
+export const DEBUG_VARIABLE = "PROMO_REVIEW_DEBUG";
+
+/**
+ * Whether debug logging is on: the explicit option when given, else `PROMO_REVIEW_DEBUG`. Where there
+ * is no environment (browsers, Workers without `process`) only the option counts.
+ */
+export function debugEnabled(
+  explicit: boolean | undefined,
+  env: Environment = defaultEnvironment(),
+): boolean {
+  if (explicit !== undefined) return explicit;
+  const value = readVariable(env, DEBUG_VARIABLE)?.toLowerCase();
+  return value === "1" || value === "true" || value === "yes" || value === "on";
+}
+
 /** The settings that come from config or environment. */
 export interface Settings {
   apiKey: string;

@@ -5,7 +5,16 @@
  * @packageDocumentation
  */
 export * from "@promo-review/errors";
-export type { Credentials, HttpResult, RetryPolicy } from "@promo-review/http";
+export type {
+  AppInfo,
+  Credentials,
+  HttpResult,
+  Logger,
+  RequestEvent,
+  RequestHooks,
+  RetryEvent,
+  RetryPolicy,
+} from "@promo-review/http";
 export type { CaptureResult, FileFormat, ImportPollState } from "@promo-review/link-capture";
 export type {
   Channel,
@@ -41,7 +50,13 @@ export {
   type Promotions,
   type Uploads,
 } from "./client.js";
-export { ENVIRONMENT_VARIABLES, resolveSettings, type Settings, type SettingsInput } from "./config.js";
+export {
+  DEBUG_VARIABLE,
+  ENVIRONMENT_VARIABLES,
+  resolveSettings,
+  type Settings,
+  type SettingsInput,
+} from "./config.js";
 export type {
   EvaluateAndWaitOptions,
   EvaluationOutcome,

@@ -8,7 +8,8 @@ import {
   createHttpClient,
   DEFAULT_RETRY,
   type HttpClient,
-  type HttpClientOptions,
+  type ObservabilityOptions,
+  observabilityOf,
   type RetryPolicy,
 } from "@promo-review/http";
 import { streamingByDefault } from "./chunks.js";
@@ -19,15 +20,17 @@ import { Upload } from "./upload.js";
 import { getUploadState, type UploadState, type WaitOptions, waitForUpload } from "./wait.js";
 
 /** How an uploader reaches the file service and behaves. */
-export interface UploaderOptions {
+/**
+ * ...plus `hooks`, `logger` and `appInfo` (see `ObservabilityOptions` in `@promo-review/http`), and a
+ * rate budget's `budget.kyHooks()` as `kyHooks`; all unused when `http` is given.
+ */
+export interface UploaderOptions extends ObservabilityOptions {
   /** The file service's base URL (`{files_url}`). Not needed when `http` is given. */
   filesUrl?: string;
   /** An API key with `externalUserId` (and optionally `externalUserEmail`), or a session token with `workspaceId`. */
   credentials?: Credentials;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch;
-  /** ky hooks run on every request (for example a rate budget's). */
-  hooks?: HttpClientOptions["hooks"];
   /**
    * Further origins that may receive requests and credentials (a deployment whose `uploadUrl` is on
    * another host). Off by default: an `uploadUrl` on another origin fails the upload, nothing sent.
@@ -103,7 +106,7 @@ export function createUploader(options: UploaderOptions): Uploader {
       baseUrl: required(options.filesUrl, "filesUrl"),
       credentials: required(options.credentials, "credentials"),
       ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...observabilityOf(options),
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),

@@ -1,0 +1,17 @@
+import type { HttpClientOptions } from "./client.js";
+
+/**
+ * The observability and identity options every package client takes and hands to its HTTP client
+ * unchanged: `hooks`, `logger`, `appInfo`, and the rate budget's `kyHooks`.
+ */
+export type ObservabilityOptions = Pick<HttpClientOptions, "hooks" | "logger" | "appInfo" | "kyHooks">;
+
+/** The {@link ObservabilityOptions} set in `options`, ready to spread into `createHttpClient`'s options. */
+export function observabilityOf(options: ObservabilityOptions): ObservabilityOptions {
+  const picked: ObservabilityOptions = {};
+  if (options.hooks) picked.hooks = options.hooks;
+  if (options.logger) picked.logger = options.logger;
+  if (options.appInfo) picked.appInfo = options.appInfo;
+  if (options.kyHooks) picked.kyHooks = options.kyHooks;
+  return picked;
+}
