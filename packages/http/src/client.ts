@@ -91,6 +91,8 @@ export interface HttpResult<T> {
   correlationId: string;
   /** How many attempts it took (1 when the first succeeded). */
   attempts: number;
+  /** Milliseconds from the first attempt's start to the answer's last byte, waits between retries included. */
+  durationMs: number;
 }
 
 /** A client for one service: authenticated, correlated, mapped to typed errors, retried safely. */
@@ -218,10 +220,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const single =
         request.retry === false || (options.retry === false && !request.retry) || isStream(request.body);
       const retry: RetryPolicy = { ...DEFAULT_RETRY, ...(options.retry || {}), ...(request.retry || {}) };
+      const started = Date.now();
       for (let attempts = 1; ; attempts++) {
         try {
           const result = await attempt<T>(url, method, correlationId, request);
-          return { ...result, attempts };
+          return { ...result, attempts, durationMs: Date.now() - started };
         } catch (error) {
           const typed = error as PromoReviewError;
           if (single || attempts > retry.limit || !isSafeToRetry(typed, idempotent, retry)) throw typed;
@@ -279,7 +282,7 @@ function parseSuccess<T>(
   text: string,
   sentId: string,
   context: { method: string; url: string; secrets: string[] },
-): Omit<HttpResult<T>, "attempts"> {
+): Omit<HttpResult<T>, "attempts" | "durationMs"> {
   const headerId = response.headers.get("x-correlation-id") ?? sentId;
   let data: unknown;
   try {
