@@ -28,6 +28,7 @@ export type { RequestBody } from "./request-body.js";
 export {
   type CallControl,
   callControl,
+  notRequested,
   type ResponseMetadata,
   responseMetadata,
   type WithResponse,

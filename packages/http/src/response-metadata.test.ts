@@ -2,6 +2,7 @@ import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import {
   callControl,
   createHttpClient,
+  notRequested,
   type ResponseMetadata,
   responseMetadata,
   type WithResponse,
@@ -79,5 +80,19 @@ describe("a call's controls pass on only what the caller set", () => {
     expect(callControl({ timeoutMs: 5, retry: false })).toEqual({ timeoutMs: 5, retry: false });
     const extra = { timeoutMs: 1, signal: new AbortController().signal } as Parameters<typeof callControl>[0];
     expect(callControl(extra)).toEqual({ timeoutMs: 1 });
+  });
+});
+
+describe("a result no request was made for says so", () => {
+  it("attempts 0, no duration, no headers, cached, with the producing exchange's correlation id", () => {
+    const metadata = notRequested("c-9");
+    expect(metadata).toMatchObject({
+      status: 200,
+      attempts: 0,
+      durationMs: 0,
+      cached: true,
+      correlationId: "c-9",
+    });
+    expect([...metadata.headers]).toEqual([]);
   });
 });

@@ -41,6 +41,15 @@ export function responseMetadata(result: HttpResult<unknown>): ResponseMetadata 
 }
 
 /**
+ * The metadata of a result this client made no request for (one restored from a saved state or read
+ * from a store another process filled): `status` 200, no headers, `attempts: 0`, `durationMs: 0`,
+ * `cached: true`, and the correlation id of the exchange that produced it.
+ */
+export function notRequested(correlationId: string): ResponseMetadata {
+  return { status: 200, headers: new Headers(), attempts: 0, durationMs: 0, correlationId, cached: true };
+}
+
+/**
  * Defines `$response` on `value` (and returns it, typed). Non-enumerable, so `JSON.stringify`, spreading
  * and `Object.keys` see the result exactly as before; read-only, so it cannot be mistaken for data.
  */

@@ -15,6 +15,7 @@ import {
   type CallControl,
   callControl,
   type HttpClient,
+  notRequested,
   type ResponseMetadata,
   responseMetadata,
   type WithResponse,
@@ -276,8 +277,7 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
   const cachedMetadata = (kind: ReferenceKind, entry: CachedReference): ResponseMetadata => {
     const filled = filledBy.get(kind);
     if (filled?.correlationId === entry.correlationId) return { ...filled, cached: true };
-    const nothing = { status: 200, headers: new Headers(), attempts: 0, durationMs: 0 };
-    return { ...nothing, correlationId: entry.correlationId, cached: true };
+    return notRequested(entry.correlationId);
   };
 
   async function read<K extends ReferenceKind>(
