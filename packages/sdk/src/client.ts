@@ -1,5 +1,5 @@
 import { localValidationError } from "@promo-review/errors";
-import { createHttpClient, type HttpClient } from "@promo-review/http";
+import { createHttpClient, type HttpClient, type RetryPolicy } from "@promo-review/http";
 import { createLinkCapture, type LinkCapture } from "@promo-review/link-capture";
 import {
   createPromotionsClient,
@@ -43,6 +43,12 @@ export interface ClientConfig extends SettingsInput {
    * has its own, longer one).
    */
   timeoutMs?: number | undefined;
+  /**
+   * Retry policy overrides for every request of every part (see `@promo-review/http`; for upload
+   * chunks `limit` is failed attempts in a row), or `false` for a single attempt each. Each operation
+   * may override it with its own `retry`.
+   */
+  retry?: Partial<RetryPolicy> | false | undefined;
   /** The environment to read settings from (default: `process.env` where there is one). */
   env?: Record<string, string | undefined> | undefined;
 }
@@ -70,9 +76,9 @@ export interface PromoReviewClient {
   };
   /** The shared main-API budget (`undefined` when turned off); its events say when calls wait. */
   readonly budget: RateBudget | undefined;
-  /** Uploads to the file service: `upload(source, { fileName, contentType, signal?, onProgress? })`. */
+  /** Uploads to the file service: `upload(source, { fileName?, contentType?, signal?, onProgress?, timeoutMs?, retry? })`. */
   readonly uploads: Uploads;
-  /** Link capture: `capture(url, { designFrameId?, signal? })`. */
+  /** Link capture: `capture(url, { designFrameId?, signal?, timeoutMs?, retry? })`. */
   readonly links: Links;
   /** Promotions, versions, submit, decisions, evaluation. */
   readonly promotions: Promotions;
@@ -103,6 +109,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     ...(config.fetch ? { fetch: config.fetch } : {}),
     ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
     ...(config.trustedOrigins ? { trustedOrigins: config.trustedOrigins } : {}),
+    ...(config.retry !== undefined ? { retry: config.retry } : {}),
   };
   const main: HttpClient = createHttpClient({
     ...common,
@@ -113,6 +120,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const files: HttpClient = createHttpClient({ ...common, baseUrl: settings.filesUrl });
   const { http: _files, ...uploads } = createUploader({
     http: files,
+    ...(config.retry !== undefined ? { retry: config.retry } : {}),
     ...(config.resumeStore ? { store: config.resumeStore } : {}),
   });
   const { http: _main, ...links } = createLinkCapture({ http: main });

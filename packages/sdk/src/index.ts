@@ -5,8 +5,15 @@
  * @packageDocumentation
  */
 export * from "@promo-review/errors";
-export type { Credentials, HttpResult, RetryPolicy } from "@promo-review/http";
-export type { CaptureResult, FileFormat, ImportPollState } from "@promo-review/link-capture";
+export type {
+  CallControl,
+  Credentials,
+  HttpResult,
+  ResponseMetadata,
+  RetryPolicy,
+  WithResponse,
+} from "@promo-review/http";
+export type { CaptureResponse, CaptureResult, FileFormat, ImportPollState } from "@promo-review/link-capture";
 export type {
   Channel,
   CreatePromotionRequest,
@@ -29,6 +36,7 @@ export { createRateBudget, type RateBudget, type RateBudgetOptions } from "@prom
 export {
   formatOf,
   type UploadProgress,
+  type UploadResponse,
   type UploadResult,
   type UploadSource,
 } from "@promo-review/upload-chunker";

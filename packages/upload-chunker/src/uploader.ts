@@ -46,9 +46,10 @@ export interface UploaderOptions {
   /**
    * Retries. For chunks, `limit` is how many failed attempts in a row, without progress, end the
    * upload (default 5; the count restarts whenever the service confirms more bytes). Initiation and
-   * status reads use the HTTP client's retries with the same policy.
+   * status reads use the HTTP client's retries with the same policy. `false`: one attempt of each
+   * request, a failed chunk ending the upload.
    */
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<RetryPolicy> | false | undefined;
   /**
    * How many bytes of a stream source (or async iterable) are read past the chunk being sent, so that
    * reading and sending overlap (default {@link DEFAULT_READ_AHEAD_BYTES}, 8 MiB). A stream upload holds
@@ -122,14 +123,17 @@ export function createUploader(options: UploaderOptions): Uploader {
       credentials: required(options.credentials, "credentials"),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
-      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.retry !== undefined ? { retry: options.retry } : {}),
       ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });
   const context: TransferContext = {
     http,
     store: options.store ?? memoryResumeStore(),
-    retry: { ...DEFAULT_RETRY, limit: DEFAULT_CHUNK_RETRY_LIMIT, ...options.retry },
+    retry:
+      options.retry === false
+        ? { ...DEFAULT_RETRY, limit: 0 }
+        : { ...DEFAULT_RETRY, limit: DEFAULT_CHUNK_RETRY_LIMIT, ...options.retry },
     streaming: options.streamRequestBodies ?? streamingByDefault(),
     readAheadBytes: readAheadOf(options.readAheadBytes),
     pollIntervalMs: options.pollIntervalMs ?? 250,
