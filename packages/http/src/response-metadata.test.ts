@@ -41,6 +41,21 @@ describe("a result says how its exchange went", () => {
   });
 });
 
+describe("a key the service echoes in a header is not kept in the metadata", () => {
+  it("with the client's redact, every header value is a copy without the credentials", async () => {
+    const server = await scriptedServer(
+      json(200, {}, { "x-echo": `key=${credentials.apiKey}`, "x-plain": "1" }),
+    );
+    closers.push(server.close);
+    const client = createHttpClient({ baseUrl: server.url, credentials });
+    const result = await client.request("/v1/x");
+    const metadata = responseMetadata(result, client.redact);
+    expect(metadata.headers.get("x-echo")).not.toContain(credentials.apiKey);
+    expect(metadata.headers.get("x-plain")).toBe("1");
+    expect(JSON.stringify([...metadata.headers])).not.toContain(credentials.apiKey);
+  });
+});
+
 describe("$response is there for who asks, invisible to everything else", () => {
   const metadata: ResponseMetadata = {
     status: 200,

@@ -1,3 +1,4 @@
+import type { Redactor } from "@promo-review/errors";
 import type { HttpResult } from "./client.js";
 import type { RetryPolicy } from "./retry.js";
 
@@ -34,10 +35,21 @@ export interface CallControl {
   retry?: Partial<RetryPolicy> | false | undefined;
 }
 
-/** The metadata of one answered request. */
-export function responseMetadata(result: HttpResult<unknown>): ResponseMetadata {
-  const { status, headers, attempts, durationMs, correlationId } = result;
+/**
+ * The metadata of one answered request. With `redact` (the client's `http.redact`), header values are
+ * copies with the credentials removed: a service that echoes the key in a header must not put it
+ * where a logger of `result.$response` would print it.
+ */
+export function responseMetadata(result: HttpResult<unknown>, redact?: Redactor): ResponseMetadata {
+  const { status, attempts, durationMs, correlationId } = result;
+  const headers = redact ? redactedHeaders(result.headers, redact) : result.headers;
   return { status, headers, attempts, durationMs, correlationId };
+}
+
+function redactedHeaders(headers: Headers, redact: Redactor): Headers {
+  const copy = new Headers();
+  headers.forEach((value, name) => copy.append(name, redact(value)));
+  return copy;
 }
 
 /**

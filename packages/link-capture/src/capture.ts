@@ -240,7 +240,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
         ...(source ? { source } : {}),
         correlationId: answer.correlationId,
       };
-      state.result = withResponse(result, responseMetadata(answer));
+      state.result = withResponse(result, responseMetadata(answer, http.redact));
     }
     return new ImportPoll(http, state, pacing);
   }

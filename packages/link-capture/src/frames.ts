@@ -86,5 +86,8 @@ export async function discoverFrames(
   });
   const { data, correlationId } = answer;
   const frames = Array.isArray(data?.frames) ? (data.frames as Record<string, unknown>[]) : [];
-  return withResponse({ frames: frames.map(describeFrame), correlationId }, responseMetadata(answer));
+  return withResponse(
+    { frames: frames.map(describeFrame), correlationId },
+    responseMetadata(answer, http.redact),
+  );
 }

@@ -142,7 +142,7 @@ export class ImportPoll {
       }
       const status = typeof body?.status === "string" ? body.status : "unknown";
       if (status === "completed") {
-        const metadata = { ...responseMetadata(answer), attempts: state.attempts };
+        const metadata = { ...responseMetadata(answer, this.#http.redact), attempts: state.attempts };
         const result = withResponse(this.#completed(body ?? {}), metadata);
         state.result = result;
         onStatus?.({ type: "completed", result });

@@ -52,7 +52,7 @@ export async function postCommentReply(
       // The reply's response shape is not shown: the parent is the one sent unless the service says.
       const { data, correlationId } = answer;
       const reply = { parentCommentId: commentId, ...data, correlationId, replyAttempts: attempt };
-      return withResponse(reply, responseMetadata(answer));
+      return withResponse(reply, responseMetadata(answer, http.redact));
     } catch (error) {
       if (!(error instanceof ParentNotFoundError) || attempt >= maxAttempts) throw error;
       const delayMs = retryDelay(error, attempt, policy);

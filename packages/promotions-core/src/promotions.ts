@@ -221,7 +221,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
       redact: http.redact,
     });
     // Unknown fields are kept: the body is spread as sent, with the correlation id added.
-    return withResponse({ ...checked, correlationId }, responseMetadata(result));
+    return withResponse({ ...checked, correlationId }, responseMetadata(result, http.redact));
   }
 
   /** A non-idempotent POST that may meet 409 upload_not_ready: waited out, never resent blindly. */

@@ -250,7 +250,7 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
       const entry: CachedReference = { items, fetchedAt: now(), correlationId };
       // An empty list is answered but never cached: a service that briefly lost its data (or a proxy
       // answering for it) must not blank the list for a day.
-      const metadata = responseMetadata(result);
+      const metadata = responseMetadata(result, http.redact);
       if (items.length > 0) {
         await store.set(keyOf(kind), entry);
         filledBy.set(kind, metadata);

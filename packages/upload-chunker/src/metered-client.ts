@@ -49,6 +49,7 @@ export function meteredClient(http: HttpClient, control: CallControl = {}): Mete
   };
   return {
     http: metered,
-    metadata: () => last && { ...responseMetadata(last), attempts, durationMs: Date.now() - started },
+    metadata: () =>
+      last && { ...responseMetadata(last, http.redact), attempts, durationMs: Date.now() - started },
   };
 }
