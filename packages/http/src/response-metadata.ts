@@ -48,7 +48,9 @@ export function responseMetadata(result: HttpResult<unknown>, redact?: Redactor)
 
 function redactedHeaders(headers: Headers, redact: Redactor): Headers {
   const copy = new Headers();
-  headers.forEach((value, name) => copy.append(name, redact(value)));
+  headers.forEach((value, name) => {
+    copy.append(name, redact(value));
+  });
   return copy;
 }
 
