@@ -114,6 +114,8 @@ export interface HttpResult<T> {
   correlationId: string;
   /** How many attempts it took (1 when the first succeeded). */
   attempts: number;
+  /** Milliseconds from the first attempt's start to the answer's last byte, waits between retries included. */
+  durationMs: number;
 }
 
 /** A client for one service: authenticated, correlated, mapped to typed errors, retried safely. */
@@ -252,13 +254,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         request.retry === false || (options.retry === false && !request.retry) || isStream(request.body);
       const retry: RetryPolicy = { ...DEFAULT_RETRY, ...(options.retry || {}), ...(request.retry || {}) };
       const observation = observer.request(method, url, correlationId);
+      const started = Date.now();
       for (let attempts = 1; ; attempts++) {
         const observed = observation.attempt(attempts);
         try {
           const result = await attempt<T>(url, method, correlationId, request, observed);
           observed.ended({ status: result.status });
           observation.finished({ status: result.status, attempts });
-          return { ...result, attempts };
+          return { ...result, attempts, durationMs: Date.now() - started };
         } catch (error) {
           const typed = error as PromoReviewError;
           observed.ended({ ...(typed.status !== undefined ? { status: typed.status } : {}), error: typed });
@@ -324,7 +327,7 @@ function parseSuccess<T>(
   text: string,
   sentId: string,
   context: { method: string; url: string; secrets: string[] },
-): Omit<HttpResult<T>, "attempts"> {
+): Omit<HttpResult<T>, "attempts" | "durationMs"> {
   const headerId = response.headers.get("x-correlation-id") ?? sentId;
   let data: unknown;
   try {

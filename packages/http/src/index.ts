@@ -29,6 +29,15 @@ export { createOriginPolicy, type OriginPolicy, originOf } from "./origin.js";
 export { type HopContext, isRedirect, MAX_REDIRECTS, nextHop } from "./redirect.js";
 export type { RequestBody } from "./request-body.js";
 export {
+  type CallControl,
+  callControl,
+  notRequested,
+  type ResponseMetadata,
+  responseMetadata,
+  type WithResponse,
+  withResponse,
+} from "./response-metadata.js";
+export {
   DEFAULT_RETRY,
   isSafeToRetry,
   isUpstreamFailure,

@@ -7,18 +7,32 @@
  */
 import { checkResponse, localValidationError, type Redactor, type ResponseShape } from "@promo-review/errors";
 import {
+  type CallControl,
   type Credentials,
+  callControl,
   createHttpClient,
   type HttpClient,
+  type HttpClientOptions,
+  type HttpResult,
   newCorrelationId,
   type ObservabilityOptions,
   observabilityOf,
+  type RetryPolicy,
+  responseMetadata,
+  type WithResponse,
+  withResponse,
 } from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
-import { type DesignFrame, discoverFrames, type FrameDiscovery, frameTooLarge } from "./frames.js";
+import {
+  type DesignFrame,
+  type DiscoverOptions,
+  discoverFrames,
+  type FrameDiscovery,
+  frameTooLarge,
+} from "./frames.js";
 import { linkKind, nodeIdOf, parseLink } from "./link-kind.js";
 import { ImportPoll, type PollPacing } from "./poll.js";
-import type { CaptureResult, FileFormat, ImportPollState, WaitOptions } from "./types.js";
+import type { CaptureResponse, FileFormat, ImportPollState, WaitOptions } from "./types.js";
 
 /** How to reach the main API, and how patient to be. */
 /**
@@ -31,6 +45,8 @@ export interface LinkCaptureOptions extends ObservabilityOptions {
   /** API key and acting user. Needed unless `http` is given. */
   credentials?: Credentials;
   fetch?: typeof fetch;
+  /** Retry policy overrides for this client's requests (see `@promo-review/http`), or `false` for one attempt each. */
+  retry?: Partial<RetryPolicy> | false | undefined;
   /**
    * Further origins that may receive requests and credentials (a deployment that serves `statusUrl`
    * elsewhere). Off by default: a `statusUrl` on another origin is refused with a `ForeignOriginError`.
@@ -50,8 +66,12 @@ export interface LinkCaptureOptions extends ObservabilityOptions {
   pollRequestTimeoutMs?: number;
 }
 
-/** Options of one capture. */
-export interface CaptureOptions extends WaitOptions {
+/**
+ * Options of one capture. `timeoutMs` replaces `captureTimeoutMs` for the capture request (and the
+ * frame discovery it may make); `retry` overrides the client's policy for those requests (`false`: one
+ * attempt). An import's status polls keep their own pacing, bounded by `pollTimeoutMs`.
+ */
+export interface CaptureOptions extends WaitOptions, CallControl {
   /** The frame of a design-tool link (else the link's `node-id`, else `chooseFrame`). */
   designFrameId?: string;
   /**
@@ -70,16 +90,13 @@ export interface CaptureOptions extends WaitOptions {
 /** Link capture. */
 export interface LinkCapture {
   /** Captures a link and, for an import, polls until it completes. Returns the upload id and format to use. */
-  capture(url: string, options?: CaptureOptions): Promise<CaptureResult>;
+  capture(url: string, options?: CaptureOptions): Promise<CaptureResponse>;
   /** Sends the capture and returns the poll without waiting (a generic capture's poll is already done). */
   startImport(url: string, options?: Omit<CaptureOptions, "onStatus">): Promise<ImportPoll>;
   /** Carries on a poll saved with `poll.toJSON()`; `pollTimeoutMs` sets a new deadline from now. */
   resumePoll(state: ImportPollState, options?: { pollTimeoutMs?: number }): ImportPoll;
   /** Lists the frames of a design file (POST /v1/links/design/frames). */
-  discoverFrames(
-    url: string,
-    options?: { signal?: AbortSignal; correlationId?: string },
-  ): Promise<FrameDiscovery>;
+  discoverFrames(url: string, options?: DiscoverOptions): Promise<WithResponse<FrameDiscovery>>;
   /** The main-API client in use. */
   http: HttpClient;
 }
@@ -132,6 +149,7 @@ function mainClient(options: LinkCaptureOptions): HttpClient {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...observabilityOf(options),
     ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
+    ...(options.retry !== undefined ? { retry: options.retry } : {}),
   });
 }
 
@@ -157,6 +175,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     if (o.designFrameId !== undefined || nodeIdOf(link) !== undefined) return o.designFrameId;
     if (o.chooseFrame) {
       const { frames } = await discoverFrames(http, url, {
+        ...callControl(o),
         correlationId,
         ...(o.signal ? { signal: o.signal } : {}),
       });
@@ -183,7 +202,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     const design = linkKind(link) === "design";
     const correlationId = o.correlationId ?? newCorrelationId();
     const designFrameId = design ? await frameFor(url, link, o, correlationId) : o.designFrameId;
-    let answer: { data: unknown; correlationId: string; status: number };
+    let answer: HttpResult<unknown>;
     try {
       answer = await http.request<unknown>("/v1/links", {
         method: "POST",
@@ -191,6 +210,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
         json: { url, ...(designFrameId !== undefined ? { designFrameId } : {}) },
         correlationId,
         timeoutMs: captureTimeoutMs,
+        ...callControl(o),
         ...(o.signal ? { signal: o.signal } : {}),
       });
     } catch (error) {
@@ -218,12 +238,13 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     });
     if (!state.statusUrl) {
       // A generic capture: the screenshot is ready, and always an image.
-      state.result = {
+      const result = {
         uploadId: data.uploadId,
         fileFormat: fileFormat ?? "image",
         ...(source ? { source } : {}),
         correlationId: answer.correlationId,
       };
+      state.result = withResponse(result, responseMetadata(answer, http.redact));
     }
     return new ImportPoll(http, state, pacing);
   }
@@ -234,7 +255,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
       const poll = await start(url, o);
       if (poll.result) {
         o.onStatus?.({ type: "completed", result: poll.result });
-        return poll.result;
+        return poll.result as CaptureResponse;
       }
       return poll.wait(o);
     },

@@ -4,7 +4,14 @@
  * that is too large is refused before the import is requested.
  */
 import { localValidationError, type ValidationError } from "@promo-review/errors";
-import type { HttpClient } from "@promo-review/http";
+import {
+  type CallControl,
+  callControl,
+  type HttpClient,
+  responseMetadata,
+  type WithResponse,
+  withResponse,
+} from "@promo-review/http";
 
 /** The largest frame the service imports: "about 6 megapixels". */
 export const MAX_FRAME_PIXELS = 6_000_000;
@@ -54,19 +61,33 @@ export function frameTooLarge(frame: DesignFrame): ValidationError {
   );
 }
 
-/** Lists the frames of a design file. Discovery reads and changes nothing, so it is retried like a GET. */
+/** Options of frame discovery: `signal`, `correlationId`, and the call's `timeoutMs` and `retry`. */
+export interface DiscoverOptions extends CallControl {
+  signal?: AbortSignal | undefined;
+  correlationId?: string | undefined;
+}
+
+/**
+ * Lists the frames of a design file, with the request's non-enumerable `$response`. Discovery reads
+ * and changes nothing, so it is retried like a GET.
+ */
 export async function discoverFrames(
   http: HttpClient,
   url: string,
-  options: { signal?: AbortSignal; correlationId?: string } = {},
-): Promise<FrameDiscovery> {
-  const { data, correlationId } = await http.request<{ frames?: unknown }>("/v1/links/design/frames", {
+  options: DiscoverOptions = {},
+): Promise<WithResponse<FrameDiscovery>> {
+  const answer = await http.request<{ frames?: unknown }>("/v1/links/design/frames", {
     method: "POST",
     json: { url },
     idempotent: true,
+    ...callControl(options),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.correlationId ? { correlationId: options.correlationId } : {}),
   });
+  const { data, correlationId } = answer;
   const frames = Array.isArray(data?.frames) ? (data.frames as Record<string, unknown>[]) : [];
-  return { frames: frames.map(describeFrame), correlationId };
+  return withResponse(
+    { frames: frames.map(describeFrame), correlationId },
+    responseMetadata(answer, http.redact),
+  );
 }

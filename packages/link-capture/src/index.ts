@@ -10,7 +10,20 @@ export {
   type LinkCaptureOptions,
 } from "./capture.js";
 export { explainCaptureError } from "./explain.js";
-export { type DesignFrame, describeFrame, type FrameDiscovery, MAX_FRAME_PIXELS } from "./frames.js";
+export {
+  type DesignFrame,
+  type DiscoverOptions,
+  describeFrame,
+  type FrameDiscovery,
+  MAX_FRAME_PIXELS,
+} from "./frames.js";
 export { type LinkKind, linkKind, nodeIdOf, parseLink } from "./link-kind.js";
 export { ImportPoll, type PollPacing } from "./poll.js";
-export type { CaptureEvent, CaptureResult, FileFormat, ImportPollState, WaitOptions } from "./types.js";
+export type {
+  CaptureEvent,
+  CaptureResponse,
+  CaptureResult,
+  FileFormat,
+  ImportPollState,
+  WaitOptions,
+} from "./types.js";

@@ -14,9 +14,19 @@ import {
   TimeoutError,
   unexpectedResponse,
 } from "@promo-review/errors";
-import { DEFAULT_RETRY, type HttpClient, isSafeToRetry, retryDelay, sleep } from "@promo-review/http";
+import {
+  DEFAULT_RETRY,
+  type HttpClient,
+  type HttpResult,
+  isSafeToRetry,
+  notRequested,
+  responseMetadata,
+  retryDelay,
+  sleep,
+  withResponse,
+} from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
-import type { CaptureResult, ImportPollState, WaitOptions } from "./types.js";
+import type { CaptureResponse, CaptureResult, ImportPollState, WaitOptions } from "./types.js";
 
 /** How polls are paced. */
 export interface PollPacing {
@@ -47,7 +57,7 @@ export class ImportPoll {
   readonly #http: HttpClient;
   readonly #pacing: PollPacing;
   readonly #state: ImportPollState;
-  #running: Promise<CaptureResult> | undefined;
+  #running: Promise<CaptureResponse> | undefined;
 
   /** @internal Use `links.startImport()` or `links.resumePoll()`. */
   constructor(http: HttpClient, state: ImportPollState, pacing: PollPacing) {
@@ -74,10 +84,16 @@ export class ImportPoll {
   /**
    * Polls until the import completes and returns the upload id and format to create the promotion
    * with. Rejects with a `TimeoutError` at the deadline (the import may still complete: save the state
-   * and resume), an `AbortError` when `signal` fires, or the service's error.
+   * and resume), an `AbortError` when `signal` fires, or the service's error. The result's `$response`
+   * is the completing poll's, `attempts` counting every poll (see `CaptureResponse`).
    */
-  wait(options: WaitOptions = {}): Promise<CaptureResult> {
-    if (this.#state.result) return Promise.resolve(this.#state.result);
+  wait(options: WaitOptions = {}): Promise<CaptureResponse> {
+    const done = this.#state.result;
+    if (done) {
+      // A state restored finished (from `toJSON`) lost its `$response`: no request was made for it here.
+      if (!("$response" in done)) withResponse(done, notRequested(this.#state.correlationId));
+      return Promise.resolve(done as CaptureResponse);
+    }
     this.#running ??= this.#loop(options).finally(() => {
       this.#running = undefined;
     });
@@ -89,15 +105,16 @@ export class ImportPoll {
     await sleep(Math.max(0, Math.min(ms, this.#state.deadline - Date.now())), signal);
   }
 
-  async #loop({ signal, onStatus }: WaitOptions): Promise<CaptureResult> {
+  async #loop({ signal, onStatus }: WaitOptions): Promise<CaptureResponse> {
     const state = this.#state;
     let failures = 0;
     for (;;) {
       if (Date.now() >= state.deadline) throw this.#timeout();
       state.attempts++;
       let body: StatusBody | undefined;
+      let answer: HttpResult<StatusBody>;
       try {
-        const answer = await this.#http.request<StatusBody>(state.statusUrl, {
+        answer = await this.#http.request<StatusBody>(state.statusUrl, {
           correlationId: state.correlationId,
           retry: false,
           timeoutMs: this.#pacing.requestTimeoutMs,
@@ -125,9 +142,11 @@ export class ImportPoll {
       }
       const status = typeof body?.status === "string" ? body.status : "unknown";
       if (status === "completed") {
-        state.result = this.#completed(body ?? {});
-        onStatus?.({ type: "completed", result: state.result });
-        return state.result;
+        const metadata = { ...responseMetadata(answer, this.#http.redact), attempts: state.attempts };
+        const result = withResponse(this.#completed(body ?? {}), metadata);
+        state.result = result;
+        onStatus?.({ type: "completed", result });
+        return result;
       }
       if (FAILED.has(status)) {
         throw new PromoReviewError({

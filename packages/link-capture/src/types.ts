@@ -2,6 +2,7 @@
  * The shapes link capture works with: its result, the saved state of a poll, and the progress events.
  */
 import type { PromoReviewError } from "@promo-review/errors";
+import type { WithResponse } from "@promo-review/http";
 
 /** A promotion `fileFormat` (screenshots and design frames are always `image`). */
 export type FileFormat = "text" | "video" | "audio" | "image" | "pdf" | "document" | (string & {});
@@ -45,6 +46,14 @@ export interface ImportPollState {
   /** Set once finished: the result. */
   result?: CaptureResult;
 }
+
+/**
+ * A capture's result with its non-enumerable `$response`: for a generic capture, the capture
+ * request's; for an import, the poll that answered `completed`, with `attempts` counting every poll
+ * made (the capture request not included) and `durationMs` that poll's own; for a poll resumed already
+ * finished, `attempts: 0` and `cached: true` (no request was made).
+ */
+export type CaptureResponse = WithResponse<CaptureResult>;
 
 /** Progress of a capture, for `onStatus`. */
 export type CaptureEvent =

@@ -1,5 +1,14 @@
 import { ParentNotFoundError } from "@promo-review/errors";
-import { DEFAULT_RETRY, type HttpClient, retryDelay, sleep } from "@promo-review/http";
+import {
+  callControl,
+  DEFAULT_RETRY,
+  type HttpClient,
+  responseMetadata,
+  retryDelay,
+  sleep,
+  type WithResponse,
+  withResponse,
+} from "@promo-review/http";
 import type { ReplyOptions, ReplyResult } from "./types.js";
 
 /**
@@ -22,7 +31,7 @@ export async function postCommentReply(
   commentId: string,
   body: Record<string, unknown>,
   options: ReplyOptions & { correlationId: string },
-): Promise<ReplyResult> {
+): Promise<WithResponse<ReplyResult>> {
   const maxAttempts = options.maxAttempts ?? 8;
   const policy = {
     ...DEFAULT_RETRY,
@@ -33,14 +42,17 @@ export async function postCommentReply(
   const json = { ...body, parentCommentId: commentId };
   for (let attempt = 1; ; attempt++) {
     try {
-      const { data, correlationId } = await http.request<Record<string, unknown>>(path, {
+      const answer = await http.request<Record<string, unknown>>(path, {
         method: "POST",
         json,
+        ...callControl(options),
         correlationId: options.correlationId,
         ...(options.signal ? { signal: options.signal } : {}),
       });
       // The reply's response shape is not shown: the parent is the one sent unless the service says.
-      return { parentCommentId: commentId, ...data, correlationId, replyAttempts: attempt };
+      const { data, correlationId } = answer;
+      const reply = { parentCommentId: commentId, ...data, correlationId, replyAttempts: attempt };
+      return withResponse(reply, responseMetadata(answer, http.redact));
     } catch (error) {
       if (!(error instanceof ParentNotFoundError) || attempt >= maxAttempts) throw error;
       const delayMs = retryDelay(error, attempt, policy);

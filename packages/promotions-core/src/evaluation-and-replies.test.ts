@@ -98,6 +98,12 @@ describe("comment replies retry while the service answers PARENT_NOT_FOUND", () 
     const notFound = readingOf(sim(), 14) === "parent-not-found-409" ? 409 : 404;
     const accepted = readingOf(sim(), 14) === "reply-200-minimal" ? 200 : 201;
     expect(posts.map((p) => p.status)).toEqual([...retries.map(() => notFound), accepted]);
+    // $response describes the post that was accepted; replyAttempts counts the PARENT_NOT_FOUND rounds.
+    expect(reply.$response).toMatchObject({
+      status: accepted,
+      attempts: 1,
+      correlationId: reply.correlationId,
+    });
     expect(new Set(posts.map((p) => p.correlationId)).size).toBe(1);
   });
   it("gives up after maxAttempts with the last ParentNotFoundError", async () => {

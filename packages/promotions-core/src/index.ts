@@ -22,6 +22,8 @@ export {
   type ReferenceItems,
   type ReferenceKind,
   type ReferenceList,
+  type ReferenceReadOptions,
+  type ReferenceResult,
   type ReferenceStore,
   type TargetMarket,
 } from "./reference-cache.js";

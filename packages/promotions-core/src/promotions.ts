@@ -7,8 +7,22 @@
  */
 
 import { localValidationError } from "@promo-review/errors";
-import type { Credentials, HttpClient, ObservabilityOptions, RetryPolicy } from "@promo-review/http";
-import { createHttpClient, newCorrelationId, observabilityOf } from "@promo-review/http";
+import type {
+  Credentials,
+  HttpClient,
+  HttpClientOptions,
+  ObservabilityOptions,
+  RetryPolicy,
+  WithResponse,
+} from "@promo-review/http";
+import {
+  callControl,
+  createHttpClient,
+  newCorrelationId,
+  observabilityOf,
+  responseMetadata,
+  withResponse,
+} from "@promo-review/http";
 import type * as v from "valibot";
 import { explainAmbiguous } from "./ambiguous.js";
 import { checkAnswer } from "./check-answer.js";
@@ -89,26 +103,37 @@ export interface PromotionsClientOptions extends ObservabilityOptions {
 /** Every main-API operation. */
 export interface PromotionsClient {
   /** Creates a promotion with its first version (POST /v1/promotions). */
-  create(body: CreatePromotionRequest, options?: OperationOptions): Promise<CreatePromotionResult>;
+  create(
+    body: CreatePromotionRequest,
+    options?: OperationOptions,
+  ): Promise<WithResponse<CreatePromotionResult>>;
   /** Reads a promotion: its latest version (wherever it was created), status and version count. */
-  get(promotionId: string, options?: OperationOptions): Promise<Promotion>;
+  get(promotionId: string, options?: OperationOptions): Promise<WithResponse<Promotion>>;
   /** Adds a version (POST /v1/promotions/{id}/versions). */
   createVersion(
     promotionId: string,
     body: NewVersionRequest,
     options?: OperationOptions,
-  ): Promise<NewVersionResult>;
+  ): Promise<WithResponse<NewVersionResult>>;
   /** Submits a version for review. A safe retry: a second submit returns the current status. */
   submit(
     promotionId: string,
     versionId: string,
     body?: SubmitRequest,
     options?: OperationOptions,
-  ): Promise<SubmitResult>;
+  ): Promise<WithResponse<SubmitResult>>;
   /** Reads the review decision of any version of the promotion. */
-  decision(promotionId: string, versionId: string, options?: OperationOptions): Promise<Decision>;
+  decision(
+    promotionId: string,
+    versionId: string,
+    options?: OperationOptions,
+  ): Promise<WithResponse<Decision>>;
   /** Starts an evaluation (202, status processing); the result comes by the evaluation-completed webhook. */
-  evaluate(promotionId: string, versionId: string, options?: OperationOptions): Promise<EvaluationStarted>;
+  evaluate(
+    promotionId: string,
+    versionId: string,
+    options?: OperationOptions,
+  ): Promise<WithResponse<EvaluationStarted>>;
   /**
    * Reads an evaluation back (status, and issues when finished). Prefer the evaluation-completed
    * webhook: every read spends the shared main-API budget.
@@ -118,7 +143,7 @@ export interface PromotionsClient {
     versionId: string,
     evaluationId: string,
     options?: OperationOptions,
-  ): Promise<EvaluationRecord>;
+  ): Promise<WithResponse<EvaluationRecord>>;
   /**
    * Replies to the comment behind an issue (`commentId` from the webhook), retrying while the service
    * answers `PARENT_NOT_FOUND` because comment indexing is asynchronous.
@@ -127,15 +152,18 @@ export interface PromotionsClient {
     commentId: string,
     body?: Record<string, unknown>,
     options?: ReplyOptions,
-  ): Promise<ReplyResult>;
+  ): Promise<WithResponse<ReplyResult>>;
   /** Reads the promotion's latest version from the service and submits it. */
   submitLatest(
     promotionId: string,
     body?: SubmitRequest,
     options?: OperationOptions,
-  ): Promise<SubmitResult & OfLatest>;
+  ): Promise<WithResponse<SubmitResult & OfLatest>>;
   /** Reads the promotion's latest version from the service and reads its decision. */
-  decisionOfLatest(promotionId: string, options?: OperationOptions): Promise<Decision & OfLatest>;
+  decisionOfLatest(
+    promotionId: string,
+    options?: OperationOptions,
+  ): Promise<WithResponse<Decision & OfLatest>>;
   /** Reference data, cached (a day by default). */
   reference: ReferenceData;
   /** The main-API client in use. */
@@ -182,12 +210,14 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     init: { method?: string; json?: unknown; idempotent?: boolean },
     op: OperationOptions & { correlationId: string },
     answer: { operation: string; schema: v.GenericSchema<unknown, unknown> },
-  ): Promise<T & { correlationId: string }> {
-    const { data, correlationId, status } = await http.request<unknown>(url, {
+  ): Promise<WithResponse<T & { correlationId: string }>> {
+    const result = await http.request<unknown>(url, {
       ...init,
+      ...callControl(op),
       correlationId: op.correlationId,
       ...(op.signal ? { signal: op.signal } : {}),
     });
+    const { data, correlationId, status } = result;
     const checked = checkAnswer<T>(answer.schema, data, {
       operation: answer.operation,
       correlationId,
@@ -195,7 +225,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
       redact: http.redact,
     });
     // Unknown fields are kept: the body is spread as sent, with the correlation id added.
-    return { ...checked, correlationId };
+    return withResponse({ ...checked, correlationId }, responseMetadata(result, http.redact));
   }
 
   /** A non-idempotent POST that may meet 409 upload_not_ready: waited out, never resent blindly. */
@@ -238,7 +268,12 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
         { operation: "promotions.create", schema: createPromotionResponseSchema },
       );
       // The spec's response variants: tags may be missing or empty, publicId may be absent.
-      return { ...data, metadata: data.metadata ?? {}, tags: Array.isArray(data.tags) ? data.tags : [] };
+      const result = {
+        ...data,
+        metadata: data.metadata ?? {},
+        tags: Array.isArray(data.tags) ? data.tags : [],
+      };
+      return withResponse(result, data.$response);
     },
 
     async get(promotionId, op) {
@@ -322,14 +357,16 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
       const one = withId(op);
       const promotion = await client.get(promotionId, one);
       const result = await client.submit(promotionId, promotion.latestVersionId, body, one);
-      return { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
+      const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
+      return withResponse(latest, result.$response);
     },
 
     async decisionOfLatest(promotionId, op) {
       const one = withId(op);
       const promotion = await client.get(promotionId, one);
       const result = await client.decision(promotionId, promotion.latestVersionId, one);
-      return { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
+      const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
+      return withResponse(latest, result.$response);
     },
   };
   return client;

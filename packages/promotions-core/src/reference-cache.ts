@@ -11,7 +11,16 @@
  * with `stale: true` and the failure in `error`.
  */
 import { type PromoReviewError, type Redactor, unexpectedResponse } from "@promo-review/errors";
-import type { HttpClient } from "@promo-review/http";
+import {
+  type CallControl,
+  callControl,
+  type HttpClient,
+  notRequested,
+  type ResponseMetadata,
+  responseMetadata,
+  type WithResponse,
+  withResponse,
+} from "@promo-review/http";
 import type * as v from "valibot";
 import { checkAnswer } from "./check-answer.js";
 import { channelSchema, jurisdictionSchema, openRecordSchema } from "./schemas/responses.js";
@@ -116,17 +125,36 @@ export type ReferenceList<K extends ReferenceKind> = { [P in K]: ReferenceItems[
   error?: PromoReviewError;
 };
 
+/**
+ * How one read goes: `signal`, and `timeoutMs` and `retry` for the request it makes. A read that
+ * joins a request already in flight (a concurrent read of the same list) shares that request's.
+ */
+export interface ReferenceReadOptions extends CallControl {
+  /** Cancels the read. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * A list as read, with `$response` on the result and on its array. For a list fetched now it is that
+ * request's; for one served from the cache (fresh or `stale`) it is the request that filled the cache
+ * with `cached: true`, or, when another process filled a shared store, `status` 200, no headers,
+ * `attempts: 0`, `durationMs: 0` and the cached correlation id, with `cached: true`.
+ */
+export type ReferenceResult<K extends ReferenceKind> = WithResponse<
+  Omit<ReferenceList<K>, K> & { [P in K]: WithResponse<ReferenceItems[K][]> }
+>;
+
 /** The reference-data reader. */
 export interface ReferenceData {
-  channels(options?: { signal?: AbortSignal }): Promise<ReferenceList<"channels">>;
-  jurisdictions(options?: { signal?: AbortSignal }): Promise<ReferenceList<"jurisdictions">>;
-  products(options?: { signal?: AbortSignal }): Promise<ReferenceList<"products">>;
-  targetMarkets(options?: { signal?: AbortSignal }): Promise<ReferenceList<"targetMarkets">>;
+  channels(options?: ReferenceReadOptions): Promise<ReferenceResult<"channels">>;
+  jurisdictions(options?: ReferenceReadOptions): Promise<ReferenceResult<"jurisdictions">>;
+  products(options?: ReferenceReadOptions): Promise<ReferenceResult<"products">>;
+  targetMarkets(options?: ReferenceReadOptions): Promise<ReferenceResult<"targetMarkets">>;
   /**
    * Fetches the named lists (default all four) now, replacing what is cached. A failure rejects and
    * keeps the cached list (reads then serve it as `stale` once it is older than `ttlMs`).
    */
-  refresh(kinds?: ReferenceKind[], options?: { signal?: AbortSignal }): Promise<void>;
+  refresh(kinds?: ReferenceKind[], options?: ReferenceReadOptions): Promise<void>;
 }
 
 const DEFAULT_PATHS: Record<ReferenceKind, string> = {
@@ -191,66 +219,94 @@ function itemsOf(
   return items;
 }
 
+/** A list just fetched, and the exchange that brought it. */
+interface Fetched {
+  entry: CachedReference;
+  metadata: ResponseMetadata;
+}
+
 /** Creates the cached reader over a main-API client. */
 export function createReferenceData(http: HttpClient, options: ReferenceCacheOptions = {}): ReferenceData {
   const ttlMs = options.ttlMs ?? DEFAULT_REFERENCE_TTL_MS;
   const store = options.store ?? memoryReferenceStore();
   const now = options.now ?? Date.now;
   const paths = { ...DEFAULT_PATHS, ...options.paths };
-  const inFlight = new Map<ReferenceKind, Promise<CachedReference>>();
+  const inFlight = new Map<ReferenceKind, Promise<Fetched>>();
+  // The metadata of the request that filled each list, kept beside the store (which holds plain JSON).
+  const filledBy = new Map<ReferenceKind, ResponseMetadata>();
   // Keyed by base URL as well: a shared store must never serve staging data to production.
   const keyOf = (kind: ReferenceKind) => `promo-review:reference:${http.baseUrl}:${kind}`;
 
-  function fetchList(kind: ReferenceKind, signal?: AbortSignal): Promise<CachedReference> {
+  function fetchList(kind: ReferenceKind, read: ReferenceReadOptions = {}): Promise<Fetched> {
     const running = inFlight.get(kind);
     if (running) return running;
     const promise = (async () => {
-      const { data, correlationId, status } = await http.request<unknown>(
-        paths[kind],
-        signal ? { signal } : {},
-      );
+      const result = await http.request<unknown>(paths[kind], {
+        ...callControl(read),
+        ...(read.signal ? { signal: read.signal } : {}),
+      });
+      const { data, correlationId, status } = result;
       const items = itemsOf(kind, data, { correlationId, status, redact: http.redact });
       const entry: CachedReference = { items, fetchedAt: now(), correlationId };
       // An empty list is answered but never cached: a service that briefly lost its data (or a proxy
       // answering for it) must not blank the list for a day.
-      if (items.length > 0) await store.set(keyOf(kind), entry);
-      return entry;
+      const metadata = responseMetadata(result, http.redact);
+      if (items.length > 0) {
+        await store.set(keyOf(kind), entry);
+        filledBy.set(kind, metadata);
+      }
+      return { entry, metadata };
     })().finally(() => inFlight.delete(kind));
     inFlight.set(kind, promise);
     return promise;
   }
 
-  const listOf = <K extends ReferenceKind>(kind: K, entry: CachedReference, extra: object) =>
-    ({
-      [kind]: entry.items,
-      correlationId: entry.correlationId,
-      fetchedAt: entry.fetchedAt,
-      ...extra,
-    }) as unknown as ReferenceList<K>;
+  const listOf = <K extends ReferenceKind>(
+    kind: K,
+    entry: CachedReference,
+    metadata: ResponseMetadata,
+    extra: object,
+  ) => {
+    // A copy of the array, so the `$response` of one read is never another read's.
+    const items = withResponse([...entry.items], metadata);
+    const list = { [kind]: items, correlationId: entry.correlationId, fetchedAt: entry.fetchedAt, ...extra };
+    return withResponse(list, metadata) as unknown as ReferenceResult<K>;
+  };
 
-  async function read<K extends ReferenceKind>(kind: K, signal?: AbortSignal): Promise<ReferenceList<K>> {
+  /** What a cached list says of its exchange: the filling request's, if this client made it. */
+  const cachedMetadata = (kind: ReferenceKind, entry: CachedReference): ResponseMetadata => {
+    const filled = filledBy.get(kind);
+    if (filled?.correlationId === entry.correlationId) return { ...filled, cached: true };
+    return notRequested(entry.correlationId);
+  };
+
+  async function read<K extends ReferenceKind>(
+    kind: K,
+    options: ReferenceReadOptions = {},
+  ): Promise<ReferenceResult<K>> {
     const cached = await store.get(keyOf(kind));
     if (cached !== undefined && now() - cached.fetchedAt < ttlMs) {
-      return listOf(kind, cached, { fromCache: true, stale: false });
+      return listOf(kind, cached, cachedMetadata(kind, cached), { fromCache: true, stale: false });
     }
     try {
-      return listOf(kind, await fetchList(kind, signal), { fromCache: false, stale: false });
+      const { entry, metadata } = await fetchList(kind, options);
+      return listOf(kind, entry, metadata, { fromCache: false, stale: false });
     } catch (error) {
       // The last good list beats none; an abort is the caller's own choice and is not hidden.
-      if (cached === undefined || cached.items.length === 0 || signal?.aborted) throw error;
-      return listOf(kind, cached, { fromCache: true, stale: true, error });
+      if (cached === undefined || cached.items.length === 0 || options.signal?.aborted) throw error;
+      return listOf(kind, cached, cachedMetadata(kind, cached), { fromCache: true, stale: true, error });
     }
   }
 
   return {
-    channels: (o) => read("channels", o?.signal),
-    jurisdictions: (o) => read("jurisdictions", o?.signal),
-    products: (o) => read("products", o?.signal),
-    targetMarkets: (o) => read("targetMarkets", o?.signal),
+    channels: (o) => read("channels", o),
+    jurisdictions: (o) => read("jurisdictions", o),
+    products: (o) => read("products", o),
+    targetMarkets: (o) => read("targetMarkets", o),
     async refresh(kinds = [...REFERENCE_KINDS], o) {
       await Promise.all(
         // The cached list stays until a good one replaces it, so a failed refresh loses nothing.
-        kinds.map((kind) => fetchList(kind, o?.signal)),
+        kinds.map((kind) => fetchList(kind, o)),
       );
     },
   };

@@ -1,3 +1,4 @@
+import type { CallControl } from "@promo-review/http";
 /**
  * The typed requests and results of the main API. Results keep every field the service sends
  * (unknown ones included, through the index signature) and always carry `correlationId`.
@@ -164,7 +165,7 @@ export interface OfLatest {
 }
 
 /** Options every operation takes. */
-export interface OperationOptions {
+export interface OperationOptions extends CallControl {
   /** Cancels the operation, including any wait between retries. */
   signal?: AbortSignal;
   /** Sent as `X-Correlation-ID` on every attempt of this operation; a fresh one when absent. */

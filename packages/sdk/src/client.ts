@@ -5,6 +5,7 @@ import {
   type HttpClient,
   type Logger,
   type RequestHooks,
+  type RetryPolicy,
 } from "@promo-review/http";
 import { createLinkCapture, type LinkCapture } from "@promo-review/link-capture";
 import {
@@ -71,6 +72,12 @@ export interface ClientConfig extends SettingsInput {
    * In browsers no `User-Agent` is set at all.
    */
   appInfo?: AppInfo | undefined;
+  /**
+   * Retry policy overrides for every request of every part (see `@promo-review/http`; for upload
+   * chunks `limit` is failed attempts in a row), or `false` for a single attempt each. Each operation
+   * may override it with its own `retry`.
+   */
+  retry?: Partial<RetryPolicy> | false | undefined;
   /** The environment to read settings from (default: `process.env` where there is one). */
   env?: Record<string, string | undefined> | undefined;
 }
@@ -98,9 +105,9 @@ export interface PromoReviewClient {
   };
   /** The shared main-API budget (`undefined` when turned off); its events say when calls wait. */
   readonly budget: RateBudget | undefined;
-  /** Uploads to the file service: `upload(source, { fileName, contentType, signal?, onProgress? })`. */
+  /** Uploads to the file service: `upload(source, { fileName?, contentType?, signal?, onProgress?, timeoutMs?, retry? })`. */
   readonly uploads: Uploads;
-  /** Link capture: `capture(url, { designFrameId?, signal? })`. */
+  /** Link capture: `capture(url, { designFrameId?, signal?, timeoutMs?, retry? })`. */
   readonly links: Links;
   /** Promotions, versions, submit, decisions, evaluation. */
   readonly promotions: Promotions;
@@ -140,6 +147,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     ...(config.fetch ? { fetch: config.fetch } : {}),
     ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
     ...(config.trustedOrigins ? { trustedOrigins: config.trustedOrigins } : {}),
+    ...(config.retry !== undefined ? { retry: config.retry } : {}),
   };
   const main: HttpClient = createHttpClient({
     ...common,
@@ -150,6 +158,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const files: HttpClient = createHttpClient({ ...common, baseUrl: settings.filesUrl });
   const { http: _files, ...uploads } = createUploader({
     http: files,
+    ...(config.retry !== undefined ? { retry: config.retry } : {}),
     ...(config.resumeStore ? { store: config.resumeStore } : {}),
   });
   const { http: _main, ...links } = createLinkCapture({ http: main });

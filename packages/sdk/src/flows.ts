@@ -1,6 +1,13 @@
 import { errorFromTransport, localValidationError, TimeoutError } from "@promo-review/errors";
-import { DEFAULT_RETRY, retryDelay, sleep } from "@promo-review/http";
-import type { CaptureResult, LinkCapture } from "@promo-review/link-capture";
+import {
+  type CallControl,
+  callControl,
+  DEFAULT_RETRY,
+  retryDelay,
+  sleep,
+  type WithResponse,
+} from "@promo-review/http";
+import type { CaptureResponse, LinkCapture } from "@promo-review/link-capture";
 import type {
   CreatePromotionRequest,
   CreatePromotionResult,
@@ -14,10 +21,11 @@ import type {
   SubmitResult,
 } from "@promo-review/promotions-core";
 import {
+  fileDetailsOf,
   formatOf,
   type Uploader,
   type UploadProgress,
-  type UploadResult,
+  type UploadResponse,
   type UploadSource,
 } from "@promo-review/upload-chunker";
 import type { EvaluationCompletedEvent, WebhookVerifier } from "@promo-review/webhook-verify";
@@ -39,11 +47,18 @@ export type PromotionFields = Without<
 /** Version fields other than the content. */
 export type VersionFields = Without<NewVersionRequest, "uploadIds" | "content" | "fileFormat">;
 
-/** What a flow that uploads a file needs to know about it. */
-export interface FileOptions {
-  fileName: string;
-  /** The MIME type; it decides the promotion's `fileFormat` (see upload-chunker's `formatOf`). */
-  contentType: string;
+/**
+ * What a flow that uploads a file needs to know about it. `timeoutMs` and `retry` apply to every
+ * request of the flow (each step's, as that step's per-call controls).
+ */
+export interface FileOptions extends CallControl {
+  /** The file's name. Default: the source's `name` when it is a `File`. */
+  fileName?: string | undefined;
+  /**
+   * The MIME type; it decides the promotion's `fileFormat` (see upload-chunker's `formatOf`).
+   * Default: the source's `type` when it is a `Blob` or `File` that has one.
+   */
+  contentType?: string | undefined;
   /** The declared size, for a stream whose length is not known otherwise. */
   size?: number | undefined;
   onProgress?: ((progress: UploadProgress) => void) | undefined;
@@ -87,7 +102,7 @@ export interface Flows {
   createFromFile(
     source: UploadSource,
     options: FileOptions & { promotion: PromotionFields },
-  ): Promise<{ promotion: CreatePromotionResult; upload: UploadResult }>;
+  ): Promise<{ promotion: WithResponse<CreatePromotionResult>; upload: UploadResponse }>;
   /** Captures a link (polling an import to its end) and creates a promotion with the capture's `fileFormat`. */
   createFromLink(
     url: string,
@@ -95,24 +110,24 @@ export interface Flows {
       promotion: PromotionFields;
       designFrameId?: string | undefined;
       signal?: AbortSignal | undefined;
-    },
-  ): Promise<{ promotion: CreatePromotionResult; capture: CaptureResult }>;
+    } & CallControl,
+  ): Promise<{ promotion: WithResponse<CreatePromotionResult>; capture: CaptureResponse }>;
   /** Creates a promotion from inline text or HTML (`fileFormat` text). */
   createFromText(
     content: string,
-    options: { promotion: PromotionFields; signal?: AbortSignal | undefined },
-  ): Promise<CreatePromotionResult>;
+    options: { promotion: PromotionFields; signal?: AbortSignal | undefined } & CallControl,
+  ): Promise<WithResponse<CreatePromotionResult>>;
   /** Uploads a file and adds it as a new version of a promotion. */
   addVersionFromFile(
     promotionId: string,
     source: UploadSource,
     options: FileOptions & { version?: VersionFields },
-  ): Promise<{ version: NewVersionResult; upload: UploadResult }>;
+  ): Promise<{ version: WithResponse<NewVersionResult>; upload: UploadResponse }>;
   /** Submits the latest version (read from the promotion, wherever it was made) and reads its decision. */
   submitLatestAndDecide(
     promotionId: string,
-    options?: { body?: SubmitRequest | undefined; signal?: AbortSignal | undefined },
-  ): Promise<{ submitted: SubmitResult & OfLatest; decision: Decision }>;
+    options?: { body?: SubmitRequest | undefined; signal?: AbortSignal | undefined } & CallControl,
+  ): Promise<{ submitted: WithResponse<SubmitResult & OfLatest>; decision: WithResponse<Decision> }>;
   /** Starts an evaluation and waits for its result: from the webhook receiver, polling only as a fallback. */
   evaluateAndWait(promotionId: string, options?: EvaluateAndWaitOptions): Promise<EvaluationOutcome>;
 }
@@ -127,7 +142,16 @@ export interface FlowParts {
   hasWebhooks: boolean;
 }
 
-function fileFormatOf(contentType: string) {
+function fileFormatOf(source: UploadSource, options: FileOptions) {
+  const { contentType } = fileDetailsOf(source, options);
+  if (contentType === undefined) {
+    throw localValidationError([
+      {
+        field: "contentType",
+        message: "is required: pass contentType, or upload a Blob or File that has a type",
+      },
+    ]);
+  }
   const format = formatOf(contentType);
   if (!format) {
     throw localValidationError([
@@ -142,8 +166,9 @@ function fileFormatOf(contentType: string) {
 
 function uploadOptions(options: FileOptions) {
   return {
-    fileName: options.fileName,
-    contentType: options.contentType,
+    ...callControl(options),
+    ...(options.fileName !== undefined ? { fileName: options.fileName } : {}),
+    ...(options.contentType !== undefined ? { contentType: options.contentType } : {}),
     ...(options.size !== undefined ? { size: options.size } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -153,6 +178,12 @@ function uploadOptions(options: FileOptions) {
 
 const signalOf = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
 
+/** A step's options: the flow's signal and per-call controls. */
+const stepOf = (options: { signal?: AbortSignal | undefined } & CallControl) => ({
+  ...callControl(options),
+  ...signalOf(options.signal),
+});
+
 /** Builds the flows over the client's parts. */
 export function createFlows(parts: FlowParts): Flows {
   const { uploads, links, promotions } = parts;
@@ -160,11 +191,11 @@ export function createFlows(parts: FlowParts): Flows {
   return {
     async createFromFile(source, options) {
       // The type is checked before any byte moves: an unsupported file fails here, not after uploading.
-      const fileFormat = fileFormatOf(options.contentType);
+      const fileFormat = fileFormatOf(source, options);
       const upload = await uploads.upload(source, uploadOptions(options));
       const promotion = await promotions.create(
         { ...options.promotion, fileFormat, uploadIds: [upload.uploadId] },
-        signalOf(options.signal),
+        stepOf(options),
       );
       return { promotion, upload };
     },
@@ -172,7 +203,7 @@ export function createFlows(parts: FlowParts): Flows {
     async createFromLink(url, options) {
       const capture = await links.capture(url, {
         ...(options.designFrameId ? { designFrameId: options.designFrameId } : {}),
-        ...signalOf(options.signal),
+        ...stepOf(options),
       });
       const promotion = await promotions.create(
         {
@@ -181,32 +212,29 @@ export function createFlows(parts: FlowParts): Flows {
           fileFormat: capture.fileFormat as CreatePromotionRequest["fileFormat"],
           uploadIds: [capture.uploadId],
         },
-        signalOf(options.signal),
+        stepOf(options),
       );
       return { promotion, capture };
     },
 
     createFromText(content, options) {
-      return promotions.create(
-        { ...options.promotion, fileFormat: "text", content },
-        signalOf(options.signal),
-      );
+      return promotions.create({ ...options.promotion, fileFormat: "text", content }, stepOf(options));
     },
 
     async addVersionFromFile(promotionId, source, options) {
-      const fileFormat = fileFormatOf(options.contentType);
+      const fileFormat = fileFormatOf(source, options);
       const upload = await uploads.upload(source, uploadOptions(options));
       const version = await promotions.createVersion(
         promotionId,
         { ...options.version, fileFormat, uploadIds: [upload.uploadId] },
-        signalOf(options.signal),
+        stepOf(options),
       );
       return { version, upload };
     },
 
     async submitLatestAndDecide(promotionId, options = {}) {
-      const submitted = await promotions.submitLatest(promotionId, options.body, signalOf(options.signal));
-      const decision = await promotions.decision(promotionId, submitted.versionId, signalOf(options.signal));
+      const submitted = await promotions.submitLatest(promotionId, options.body, stepOf(options));
+      const decision = await promotions.decision(promotionId, submitted.versionId, stepOf(options));
       return { submitted, decision };
     },
 

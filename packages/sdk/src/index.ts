@@ -7,15 +7,18 @@
 export * from "@promo-review/errors";
 export type {
   AppInfo,
+  CallControl,
   Credentials,
   HttpResult,
   Logger,
   RequestEvent,
   RequestHooks,
+  ResponseMetadata,
   RetryEvent,
   RetryPolicy,
+  WithResponse,
 } from "@promo-review/http";
-export type { CaptureResult, FileFormat, ImportPollState } from "@promo-review/link-capture";
+export type { CaptureResponse, CaptureResult, FileFormat, ImportPollState } from "@promo-review/link-capture";
 export type {
   Channel,
   CreatePromotionRequest,
@@ -38,6 +41,7 @@ export { createRateBudget, type RateBudget, type RateBudgetOptions } from "@prom
 export {
   formatOf,
   type UploadProgress,
+  type UploadResponse,
   type UploadResult,
   type UploadSource,
 } from "@promo-review/upload-chunker";

@@ -13,12 +13,17 @@ import { FORMAT_LIMITS, formatOf } from "./formats.js";
 export function checkUpload(input: { fileName: unknown; contentType: unknown; size: number }): void {
   const issues: LocalIssue[] = [];
   if (typeof input.fileName !== "string" || input.fileName.trim() === "") {
-    issues.push({ field: "fileName", message: "must be a non-empty file name (with its extension)" });
+    issues.push({
+      field: "fileName",
+      message:
+        "must be a non-empty file name (with its extension): pass fileName, or upload a File that has a name",
+    });
   }
   if (typeof input.contentType !== "string" || input.contentType.trim() === "") {
     issues.push({
       field: "contentType",
-      message: "must be a non-empty MIME type, for example application/pdf",
+      message:
+        "must be a non-empty MIME type, for example application/pdf: pass contentType, or upload a Blob or File that has a type",
     });
   }
   if (input.size < 1) {

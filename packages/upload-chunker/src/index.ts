@@ -7,6 +7,7 @@
 export { checkUpload } from "./checks.js";
 export { chunkEnd, contentRange, streamingByDefault, supportsRequestStreams } from "./chunks.js";
 export { type UploadStateDetail, uploadStateOf, withUploadState } from "./failure.js";
+export { type FileDetails, fileDetailsOf } from "./file-details.js";
 export { FORMAT_LIMITS, formatOf, limitOf, type UploadFormat } from "./formats.js";
 export { DOCUMENTED_MAX_CHUNK_SIZE, type Initiated, initiateUpload, uploadPath } from "./initiate.js";
 export { REPORT_STEP, type UploadProgress } from "./progress.js";
@@ -34,6 +35,7 @@ export {
   type RetryEvent,
   type UploadEvents,
   type UploadOptions,
+  type UploadResponse,
   type UploadResult,
 } from "./transfer.js";
 export { Upload } from "./upload.js";
@@ -42,6 +44,7 @@ export {
   DEFAULT_CHUNK_RETRY_LIMIT,
   DEFAULT_MAX_RESYNCS,
   DEFAULT_READ_AHEAD_BYTES,
+  type StatusOptions,
   type Uploader,
   type UploaderOptions,
 } from "./uploader.js";

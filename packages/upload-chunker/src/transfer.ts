@@ -3,23 +3,41 @@
  * retries, and the wait for `completed`. The lifecycle object (`upload.ts`) runs this.
  */
 import { NetworkError, NotFoundError, PromoReviewError, unexpectedResponse } from "@promo-review/errors";
-import { type HttpClient, type RetryPolicy, retryDelay, sleep } from "@promo-review/http";
+import {
+  type CallControl,
+  type HttpClient,
+  type RetryPolicy,
+  retryDelay,
+  sleep,
+  type WithResponse,
+  withResponse,
+} from "@promo-review/http";
 import { checkUpload } from "./checks.js";
 import { chunkBody, chunkEnd } from "./chunks.js";
 import { withUploadState } from "./failure.js";
+import { fileDetailsOf } from "./file-details.js";
 import { initiateUpload, uploadPath } from "./initiate.js";
+import { meteredClient } from "./metered-client.js";
 import { createProgressTracker, type UploadProgress } from "./progress.js";
 import { classifyChunkFailure, putChunk } from "./put-chunk.js";
 import { fingerprintOf, type ResumeStore } from "./resume-store.js";
 import { openSource, type UploadSource } from "./sources.js";
 import { checkUploadId, getUploadState, type UploadState, type UploadStatus, waitForUpload } from "./wait.js";
 
-/** What one upload is asked to do. */
-export interface UploadOptions {
-  /** The file's name, with its extension. */
-  fileName: string;
-  /** Its MIME type; decides the format and so the size limit (see `formatOf`). */
-  contentType: string;
+/**
+ * What one upload is asked to do. `timeoutMs` is the deadline of each request of this upload
+ * (initiation, status reads and each chunk PUT, replacing `timeoutMs` and `chunkTimeoutMs` of the
+ * uploader); `retry` overrides the uploader's policy for them (chunks included: `limit` failed attempts
+ * in a row), and `false` makes one attempt of each, a failed chunk ending the upload.
+ */
+export interface UploadOptions extends CallControl {
+  /** The file's name, with its extension. Default: the source's `name` when it is a `File`. */
+  fileName?: string | undefined;
+  /**
+   * Its MIME type; decides the format and so the size limit (see `formatOf`). Default: the source's
+   * `type` when it is a `Blob` (or `File`) that has one.
+   */
+  contentType?: string | undefined;
   /** The size in bytes: required for a stream or async iterable, checked against a Blob or bytes. */
   size?: number;
   /** Stops reading, the chunk in flight and every wait, at once. */
@@ -54,6 +72,14 @@ export interface UploadResult {
   /** Chunk attempts that failed and were retried (like lib-storage's `$metadata.attempts - 1`). */
   retries: number;
 }
+
+/**
+ * A finished upload with its non-enumerable `$response`: the status, headers and correlation id of the
+ * upload's last answer (the completing status read, or the last chunk PUT), `attempts` counting every
+ * request the upload sent (initiation, status reads, chunk PUTs, retries included), and `durationMs`
+ * the whole upload's.
+ */
+export type UploadResponse = WithResponse<UploadResult>;
 
 /** Emitted once the upload has an id. */
 export interface InitiatedEvent {
@@ -121,18 +147,26 @@ export async function transfer(
   emit: <E extends keyof UploadEvents>(event: E, ...args: UploadEvents[E]) => void,
   signal: AbortSignal,
   resumeId?: string,
-): Promise<UploadResult> {
-  const { http, store, retry: policy } = context;
+): Promise<UploadResponse> {
+  const { store } = context;
+  const meter = meteredClient(context.http, options);
+  const http = meter.http;
+  const policy: RetryPolicy =
+    options.retry === false ? { ...context.retry, limit: 0 } : { ...context.retry, ...options.retry };
   if (resumeId !== undefined) checkUploadId(resumeId);
   const src = openSource(source, options.size);
   const size = src.size;
-  checkUpload({ fileName: options.fileName, contentType: options.contentType, size });
+  const details = fileDetailsOf(source, options);
+  checkUpload({ fileName: details.fileName, contentType: details.contentType, size });
+  // Both are non-empty strings once checked.
+  const fileName = details.fileName as string;
+  const contentType = details.contentType as string;
   const correlationId = options.correlationId ?? crypto.randomUUID();
   const request = { signal, correlationId };
   let uploadId: string | undefined;
   let acknowledged = 0;
   try {
-    const fingerprint = await fingerprintOf(src, options, signal);
+    const fingerprint = await fingerprintOf(src, { fileName, contentType }, signal);
     const remembered = await store.get(fingerprint);
     let state: UploadState | undefined;
     let maxChunkSize: number | undefined;
@@ -188,11 +222,7 @@ export async function transfer(
         await store.set(fingerprint, { uploadId, maxChunkSize, fileSize: size });
       }
     } else {
-      const initiated = await initiateUpload(
-        http,
-        { fileName: options.fileName, fileSize: size, contentType: options.contentType },
-        request,
-      );
+      const initiated = await initiateUpload(http, { fileName, fileSize: size, contentType }, request);
       uploadId = initiated.uploadId;
       uploadUrl = initiated.uploadUrl;
       maxChunkSize = initiated.maxChunkSize;
@@ -276,7 +306,7 @@ export async function transfer(
           body,
           signal,
           correlationId,
-          timeoutMs: context.chunkTimeoutMs,
+          timeoutMs: options.timeoutMs ?? context.chunkTimeoutMs,
         }).finally(() => attempt.abort());
         progress.sent(end);
         streamedOnce ||= streamed;
@@ -365,15 +395,9 @@ export async function transfer(
       status = done.status;
       lastCorrelationId = done.correlationId;
     }
-    return {
-      uploadId: id,
-      status,
-      fileSize: size,
-      fileName: options.fileName,
-      correlationId: lastCorrelationId,
-      resumedFrom,
-      retries,
-    };
+    const result = { uploadId: id, status, fileSize: size, fileName, correlationId: lastCorrelationId };
+    // Every path here had an answer (initiation or a status read), so the meter has one.
+    return withResponse({ ...result, resumedFrom, retries }, meter.metadata()!);
   } catch (error) {
     throw uploadId === undefined
       ? error

@@ -5,13 +5,13 @@
 import { errorFromTransport } from "@promo-review/errors";
 import { EventEmitter } from "eventemitter3";
 import type { UploadProgress } from "./progress.js";
-import type { UploadEvents, UploadResult } from "./transfer.js";
+import type { UploadEvents, UploadResponse } from "./transfer.js";
 
 /** Runs the upload with an emitter and the upload's own signal. */
 export type UploadRunner = (
   emit: <E extends keyof UploadEvents>(event: E, ...args: UploadEvents[E]) => void,
   signal: AbortSignal,
-) => Promise<UploadResult>;
+) => Promise<UploadResponse>;
 
 /**
  * An upload in progress. Listen with `on("progress", ...)`, await `done`, stop with `abort()` or the
@@ -19,8 +19,8 @@ export type UploadRunner = (
  * has an id, the error names it and the byte offset the service confirmed (`uploadStateOf(error)`).
  */
 export class Upload extends EventEmitter<UploadEvents> {
-  /** Settles when the upload completes or stops. */
-  readonly done: Promise<UploadResult>;
+  /** Settles when the upload completes (with its `$response`, see `UploadResponse`) or stops. */
+  readonly done: Promise<UploadResponse>;
   readonly #controller = new AbortController();
   #uploadId: string | undefined;
   #progress: UploadProgress | undefined;

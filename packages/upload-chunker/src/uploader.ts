@@ -4,6 +4,7 @@
  */
 import { localValidationError } from "@promo-review/errors";
 import {
+  type CallControl,
   type Credentials,
   createHttpClient,
   DEFAULT_RETRY,
@@ -11,11 +12,14 @@ import {
   type ObservabilityOptions,
   observabilityOf,
   type RetryPolicy,
+  type WithResponse,
+  withResponse,
 } from "@promo-review/http";
 import { streamingByDefault } from "./chunks.js";
+import { meteredClient } from "./metered-client.js";
 import { memoryResumeStore, type ResumeStore } from "./resume-store.js";
 import type { UploadSource } from "./sources.js";
-import { type TransferContext, transfer, type UploadOptions, type UploadResult } from "./transfer.js";
+import { type TransferContext, transfer, type UploadOptions, type UploadResponse } from "./transfer.js";
 import { Upload } from "./upload.js";
 import { getUploadState, type UploadState, type WaitOptions, waitForUpload } from "./wait.js";
 
@@ -45,9 +49,10 @@ export interface UploaderOptions extends ObservabilityOptions {
   /**
    * Retries. For chunks, `limit` is how many failed attempts in a row, without progress, end the
    * upload (default 5; the count restarts whenever the service confirms more bytes). Initiation and
-   * status reads use the HTTP client's retries with the same policy.
+   * status reads use the HTTP client's retries with the same policy. `false`: one attempt of each
+   * request, a failed chunk ending the upload.
    */
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<RetryPolicy> | false | undefined;
   /**
    * How many bytes of a stream source (or async iterable) are read past the chunk being sent, so that
    * reading and sending overlap (default {@link DEFAULT_READ_AHEAD_BYTES}, 8 MiB). A stream upload holds
@@ -73,18 +78,32 @@ export interface UploaderOptions extends ObservabilityOptions {
   streamRequestBodies?: boolean;
 }
 
+/** Options of one status read: `signal`, and the call's `timeoutMs` and `retry`. */
+export interface StatusOptions extends CallControl {
+  signal?: AbortSignal | undefined;
+}
+
 /** Uploads files to the file service. */
 export interface Uploader {
-  /** Uploads a file (or continues its unfinished upload, found by fingerprint in the store). */
-  upload(source: UploadSource, options: UploadOptions): Promise<UploadResult>;
+  /**
+   * Uploads a file (or continues its unfinished upload, found by fingerprint in the store). A `File`
+   * gives `fileName` and `contentType` when the options leave them out.
+   */
+  upload(source: UploadSource, options?: UploadOptions): Promise<UploadResponse>;
   /** Continues upload `uploadId` from the byte the service holds. */
-  resume(uploadId: string, source: UploadSource, options: UploadOptions): Promise<UploadResult>;
+  resume(uploadId: string, source: UploadSource, options?: UploadOptions): Promise<UploadResponse>;
   /** Like `upload` (or `resume` when `uploadId` is given) but returns the lifecycle object at once. */
-  start(source: UploadSource, options: UploadOptions & { uploadId?: string }): Upload;
-  /** Polls the upload's status until `completed` (see {@link WaitOptions}); the id must be a UUID. */
-  waitForCompletion(uploadId: string, options?: WaitOptions): Promise<UploadState>;
-  /** Reads the upload's status once; an id that is not a UUID is refused locally, nothing sent. */
-  status(uploadId: string, options?: { signal?: AbortSignal }): Promise<UploadState>;
+  start(source: UploadSource, options?: UploadOptions & { uploadId?: string }): Upload;
+  /**
+   * Polls the upload's status until `completed` (see {@link WaitOptions}); the id must be a UUID. The
+   * `$response` is the last poll's, `attempts` counting every poll.
+   */
+  waitForCompletion(uploadId: string, options?: WaitOptions): Promise<WithResponse<UploadState>>;
+  /**
+   * Reads the upload's status once, with its `$response`; an id that is not a UUID is refused
+   * locally, nothing sent.
+   */
+  status(uploadId: string, options?: StatusOptions): Promise<WithResponse<UploadState>>;
   /** The HTTP client in use. */
   readonly http: HttpClient;
 }
@@ -107,21 +126,24 @@ export function createUploader(options: UploaderOptions): Uploader {
       credentials: required(options.credentials, "credentials"),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...observabilityOf(options),
-      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.retry !== undefined ? { retry: options.retry } : {}),
       ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });
   const context: TransferContext = {
     http,
     store: options.store ?? memoryResumeStore(),
-    retry: { ...DEFAULT_RETRY, limit: DEFAULT_CHUNK_RETRY_LIMIT, ...options.retry },
+    retry:
+      options.retry === false
+        ? { ...DEFAULT_RETRY, limit: 0 }
+        : { ...DEFAULT_RETRY, limit: DEFAULT_CHUNK_RETRY_LIMIT, ...options.retry },
     streaming: options.streamRequestBodies ?? streamingByDefault(),
     readAheadBytes: readAheadOf(options.readAheadBytes),
     pollIntervalMs: options.pollIntervalMs ?? 250,
     chunkTimeoutMs: options.chunkTimeoutMs ?? 600_000,
     maxResyncs: options.maxResyncs ?? DEFAULT_MAX_RESYNCS,
   };
-  const start = (source: UploadSource, upload: UploadOptions & { uploadId?: string }) => {
+  const start = (source: UploadSource, upload: UploadOptions & { uploadId?: string | undefined } = {}) => {
     const lifecycle = new Upload(
       (emit, signal) => transfer(context, source, upload, emit, signal, upload.uploadId),
       upload.signal,
@@ -134,9 +156,20 @@ export function createUploader(options: UploaderOptions): Uploader {
     start,
     upload: (source, upload) => start(source, { ...upload, uploadId: undefined }).done,
     resume: (uploadId, source, upload) => start(source, { ...upload, uploadId }).done,
-    waitForCompletion: (uploadId, wait = {}) =>
-      waitForUpload(http, uploadId, { pollIntervalMs: context.pollIntervalMs, ...wait }),
-    status: (uploadId, read = {}) => getUploadState(http, uploadId, read),
+    async waitForCompletion(uploadId, wait = {}) {
+      // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
+      const meter = meteredClient(http, wait.retry === undefined ? {} : { retry: wait.retry });
+      const state = await waitForUpload(meter.http, uploadId, {
+        pollIntervalMs: context.pollIntervalMs,
+        ...wait,
+      });
+      return withResponse(state, meter.metadata()!);
+    },
+    async status(uploadId, read = {}) {
+      const meter = meteredClient(http, read);
+      const state = await getUploadState(meter.http, uploadId, read.signal ? { signal: read.signal } : {});
+      return withResponse(state, meter.metadata()!);
+    },
   };
 }
 

@@ -120,6 +120,8 @@ export interface WaitOptions {
   /** Random source for the jitter (tests pass a fixed one). */
   random?: () => number;
   correlationId?: string;
+  /** Overrides of the HTTP client's retry policy for each poll, or `false` for one attempt each. */
+  retry?: Partial<RetryPolicy> | false | undefined;
 }
 
 /**

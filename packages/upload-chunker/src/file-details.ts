@@ -1,0 +1,24 @@
+/**
+ * The name and MIME type of an upload, from the options or, when they leave one out, from the source
+ * itself: a `File` knows its name, a `Blob` (or `File`) with a non-empty `type` its MIME type.
+ */
+import type { UploadSource } from "./sources.js";
+
+/** The name and type as given, either possibly absent. */
+export interface FileDetails {
+  fileName?: string | undefined;
+  contentType?: string | undefined;
+}
+
+/**
+ * Fills `fileName` and `contentType` from the source where `given` leaves them out. What neither
+ * provides stays `undefined`, for `checkUpload` to refuse with a local `ValidationError`.
+ */
+export function fileDetailsOf(source: UploadSource, given: FileDetails): FileDetails {
+  const blob = typeof Blob !== "undefined" && source instanceof Blob ? source : undefined;
+  const name = (blob as { name?: unknown } | undefined)?.name;
+  return {
+    fileName: given.fileName ?? (typeof name === "string" && name !== "" ? name : undefined),
+    contentType: given.contentType ?? (blob && blob.type !== "" ? blob.type : undefined),
+  };
+}

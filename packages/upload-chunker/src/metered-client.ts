@@ -1,0 +1,55 @@
+/**
+ * An upload, a status read or a wait makes several requests; its result's `$response` describes them
+ * together. A metered client is the uploader's HTTP client seen through one such operation: it fills
+ * in the operation's `timeoutMs` and `retry` where a request sets none, and keeps the last answer and
+ * the number of requests sent.
+ */
+import {
+  type CallControl,
+  callControl,
+  type HttpClient,
+  type HttpResult,
+  type ResponseMetadata,
+  responseMetadata,
+} from "@promo-review/http";
+
+/** A client for one operation, and what it saw. */
+export interface MeteredClient {
+  /** Use it as the operation's HTTP client. */
+  readonly http: HttpClient;
+  /**
+   * The last answer's status, headers and correlation id, with `attempts` counting every request
+   * sent (retries included; a request that failed counts once) and `durationMs` since the meter was
+   * made. `undefined` before any answer.
+   */
+  metadata(): ResponseMetadata | undefined;
+}
+
+/** Meters `http` for one operation with the caller's per-call `control`. */
+export function meteredClient(http: HttpClient, control: CallControl = {}): MeteredClient {
+  const started = Date.now();
+  const defaults = callControl(control);
+  let last: HttpResult<unknown> | undefined;
+  let attempts = 0;
+  const metered: HttpClient = {
+    baseUrl: http.baseUrl,
+    redact: http.redact,
+    url: (path) => http.url(path),
+    async request<T>(path: string, options: Parameters<HttpClient["request"]>[1] = {}) {
+      try {
+        const result = await http.request<T>(path, { ...defaults, ...options });
+        last = result;
+        attempts += result.attempts;
+        return result;
+      } catch (error) {
+        attempts++;
+        throw error;
+      }
+    },
+  };
+  return {
+    http: metered,
+    metadata: () =>
+      last && { ...responseMetadata(last, http.redact), attempts, durationMs: Date.now() - started },
+  };
+}
