@@ -49,6 +49,29 @@ function valueFlags(program: Command): string[] {
   ];
 }
 
+/**
+ * The part bash and zsh share: walk the words typed before the cursor, skip flags (and the value of
+ * a flag that takes one), and find the (sub)command path they name. Only the names of the shell's
+ * word array, its first index and the cursor differ.
+ */
+function walkWords(list: Entry[], first: string, cursor: string, words: string): string {
+  return `  for ((i = ${first}; i < ${cursor}; i++)); do
+    word="\${${words}[i]}"
+    if [[ -n "$skip" ]]; then skip=""; continue; fi
+    if [[ "$word" == -* ]]; then
+      [[ "$valued" == *" $word "* ]] && skip=1
+      continue
+    fi
+    case "\${path:+$path }$word" in
+${list
+  .slice(1)
+  .map((entry) => `      "${entry.path}") path="${entry.path}" ;;`)
+  .join("\n")}
+    esac
+  done
+`;
+}
+
 function bash(program: Command): string {
   const list = entries(program, "");
   const globals = list[0]!.flags.join(" ");
@@ -67,21 +90,7 @@ _promo_review() {
   local path="" word i skip=""
   local valued=" ${valueFlags(program).join(" ")} "
   if [[ "$valued" == *" $prev "* ]]; then return 0; fi
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
-    if [[ -n "$skip" ]]; then skip=""; continue; fi
-    if [[ "$word" == -* ]]; then
-      [[ "$valued" == *" $word "* ]] && skip=1
-      continue
-    fi
-    case "\${path:+$path }$word" in
-${list
-  .slice(1)
-  .map((entry) => `      "${entry.path}") path="${entry.path}" ;;`)
-  .join("\n")}
-    esac
-  done
-  local words=""
+${walkWords(list, "1", "COMP_CWORD", "COMP_WORDS")}  local words=""
   case "$path" in
 ${cases}
   esac
@@ -111,21 +120,7 @@ _promo_review() {
   local valued=" ${valueFlags(program).join(" ")} "
   local -a subs flags
   if [[ "$valued" == *" \${words[CURRENT-1]} "* ]]; then _files; return; fi
-  for ((i = 2; i < CURRENT; i++)); do
-    word="\${words[i]}"
-    if [[ -n "$skip" ]]; then skip=""; continue; fi
-    if [[ "$word" == -* ]]; then
-      [[ "$valued" == *" $word "* ]] && skip=1
-      continue
-    fi
-    case "\${path:+$path }$word" in
-${list
-  .slice(1)
-  .map((entry) => `      "${entry.path}") path="${entry.path}" ;;`)
-  .join("\n")}
-    esac
-  done
-  case "$path" in
+${walkWords(list, "2", "CURRENT", "words")}  case "$path" in
 ${cases}
   esac
   if [[ "\${words[CURRENT]}" == -* ]]; then compadd -- \${flags[@]}
