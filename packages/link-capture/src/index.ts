@@ -9,15 +9,7 @@ export {
   type LinkCapture,
   type LinkCaptureOptions,
 } from "./capture.js";
-export { explainCaptureError } from "./explain.js";
-export {
-  type DesignFrame,
-  type DiscoverOptions,
-  describeFrame,
-  type FrameDiscovery,
-  MAX_FRAME_PIXELS,
-} from "./frames.js";
-export { type LinkKind, linkKind, nodeIdOf, parseLink } from "./link-kind.js";
+export { type DesignFrame, type DiscoverOptions, type FrameDiscovery, MAX_FRAME_PIXELS } from "./frames.js";
 export { ImportPoll, type PollPacing } from "./poll.js";
 export type {
   CaptureEvent,
