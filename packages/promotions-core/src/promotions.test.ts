@@ -133,25 +133,15 @@ describe("409 upload_not_ready: waited out, then sent again with the same correl
     expect((error as Error).message).toMatch(/still not ready after waiting/);
   });
   it("stops with an AbortError when the caller aborts the wait", async () => {
-    const promotions = clientFor(sim(), { waitForUploads: chunkerWaiter(sim()) });
-    const uploadId = await startUpload(sim(), { send: false });
     const controller = new AbortController();
-    const pending = promotions.create(
-      simTextBody(sim(), { fileFormat: "pdf", content: undefined, uploadIds: [uploadId] }),
-      {
-        signal: controller.signal,
-      },
-    );
-    setTimeout(() => controller.abort(), 100);
-    await expect(pending).rejects.toBeInstanceOf(AbortError);
-  });
-  it("normalises a waiter that rejects with its own error on abort", async () => {
-    const controller = new AbortController();
+    const waiter = chunkerWaiter(sim());
+    // Aborted once the wait has begun, so after the 409 was answered: an abort racing the POST itself
+    // would leave it to reach the simulator after the next test's reset, in that test's request log.
     const promotions = clientFor(sim(), {
-      waitForUploads: (_ids, { signal }) =>
-        new Promise((_resolve, reject) =>
-          signal?.addEventListener("abort", () => reject(new Error("waiter stopped"))),
-        ),
+      waitForUploads: (ids, options) => {
+        setTimeout(() => controller.abort(), 50);
+        return waiter(ids, options);
+      },
     });
     const uploadId = await startUpload(sim(), { send: false });
     const pending = promotions.create(
@@ -160,7 +150,25 @@ describe("409 upload_not_ready: waited out, then sent again with the same correl
         signal: controller.signal,
       },
     );
-    setTimeout(() => controller.abort(), 50);
+    await expect(pending).rejects.toBeInstanceOf(AbortError);
+  });
+  it("normalises a waiter that rejects with its own error on abort", async () => {
+    const controller = new AbortController();
+    const promotions = clientFor(sim(), {
+      waitForUploads: (_ids, { signal }) =>
+        new Promise((_resolve, reject) => {
+          signal?.addEventListener("abort", () => reject(new Error("waiter stopped")));
+          // The caller aborts while the wait is under way (the 409 has been answered).
+          setTimeout(() => controller.abort(), 20);
+        }),
+    });
+    const uploadId = await startUpload(sim(), { send: false });
+    const pending = promotions.create(
+      simTextBody(sim(), { fileFormat: "pdf", content: undefined, uploadIds: [uploadId] }),
+      {
+        signal: controller.signal,
+      },
+    );
     await expect(pending).rejects.toBeInstanceOf(AbortError);
   });
   it("ends with the waiter's error when the file service reports the upload failed", async () => {
