@@ -30,14 +30,14 @@ async function outcome(attempt: () => Promise<unknown>): Promise<Record<string, 
 export async function run({ sim, delivery }: ScenarioInput): Promise<ScenarioOutput> {
   const { headers, bodyBase64 } = delivery as CapturedDelivery;
   const body = decodeBase64(bodyBase64);
-  const secrets = [sim.webhookSecret];
+  const webhookSecret = [sim.webhookSecret];
 
-  const verifier = createWebhookVerifier({ secrets });
+  const verifier = createWebhookVerifier({ webhookSecret });
   const event = await verifier.verify({ headers, body });
   const replay = await outcome(() => verifier.verify({ headers, body }));
 
   // A Fetch Request, as a Worker or Deno.serve handler receives it, read by a fresh verifier.
-  const asRequest = await createWebhookVerifier({ secrets }).verify(
+  const asRequest = await createWebhookVerifier({ webhookSecret }).verify(
     new Request("http://127.0.0.1/webhooks", { method: "POST", headers, body: body as BodyInit }),
   );
 
@@ -45,13 +45,13 @@ export async function run({ sim, delivery }: ScenarioInput): Promise<ScenarioOut
   const middle = tamperedBody.length >> 1;
   tamperedBody[middle] = tamperedBody[middle]! ^ 0x01;
   const bodyChanged = await outcome(() =>
-    createWebhookVerifier({ secrets }).verify({ headers, body: tamperedBody }),
+    createWebhookVerifier({ webhookSecret }).verify({ headers, body: tamperedBody }),
   );
 
   const signature = headers["webhook-signature"] ?? "";
   const flipped = signature.slice(0, -2) + (signature.at(-2) === "A" ? "B" : "A") + signature.slice(-1);
   const signatureChanged = await outcome(() =>
-    createWebhookVerifier({ secrets }).verify({
+    createWebhookVerifier({ webhookSecret }).verify({
       headers: { ...headers, "webhook-signature": flipped },
       body,
     }),

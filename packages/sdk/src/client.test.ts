@@ -254,7 +254,7 @@ describe("webhooks: verify with the configured secret, or say how to configure i
         metadata: {},
       },
     });
-    const headers = await sign({ secrets: sim().webhookSecret, body });
+    const headers = await sign({ webhookSecret: sim().webhookSecret, body });
     const event = await configured.webhooks.verify({ headers, body });
     expect(event.type).toBe("evaluation-completed");
     const bare = clientFor(sim(), { webhookSecret: undefined });

@@ -177,7 +177,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   });
   const webhooks = settings.webhookSecret
     ? createWebhookVerifier({
-        secrets: settings.webhookSecret,
+        webhookSecret: settings.webhookSecret,
         ...(config.replayStore !== undefined ? { replayStore: config.replayStore } : {}),
       })
     : unconfiguredWebhooks();

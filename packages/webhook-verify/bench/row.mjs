@@ -74,15 +74,15 @@ export const TASKS = {
   },
   "bare: createHmac + timingSafeEqual (no parsing)": (delivery) => () => checkHmac(delivery),
   "webhook-verify, node:crypto, verifySignature": ({ input }) => {
-    const verifier = node.createWebhookVerifier({ secrets: SECRET, replayStore: false });
+    const verifier = node.createWebhookVerifier({ webhookSecret: SECRET, replayStore: false });
     return () => verifier.verifySignature(input);
   },
   "webhook-verify, node:crypto, verify": ({ input }) => {
-    const verifier = node.createWebhookVerifier({ secrets: SECRET, replayStore: false });
+    const verifier = node.createWebhookVerifier({ webhookSecret: SECRET, replayStore: false });
     return () => verifier.verify(input);
   },
   "webhook-verify, Web Crypto, verify": ({ input }) => {
-    const verifier = web.createWebhookVerifier({ secrets: SECRET, replayStore: false });
+    const verifier = web.createWebhookVerifier({ webhookSecret: SECRET, replayStore: false });
     return () => verifier.verify(input);
   },
   "standardwebhooks (verify, parses JSON)": ({ headers, body }) => {
@@ -125,7 +125,7 @@ async function loop(call, isAsync, ms) {
 async function run(task, bodyName, warmupMs, timeMs, sliceMs = 25) {
   const body = payload(BODIES[bodyName]);
   // Signed "now": standardwebhooks and svix check the timestamp against the real clock.
-  const headers = await node.sign({ secrets: SECRET, body });
+  const headers = await node.sign({ webhookSecret: SECRET, body });
   const delivery = {
     key: Buffer.from(SECRET.slice("whsec_".length), "base64"),
     headers,

@@ -32,7 +32,7 @@ const CACHE_SIZE = 16;
 let caches: WeakMap<CryptoBackend, Map<string, WebhookVerifier>> | undefined;
 
 function cachedVerifier(backend: CryptoBackend, options: VerifyWebhookOptions): WebhookVerifier {
-  const secrets = Array.isArray(options.secrets) ? options.secrets : [options.secrets];
+  const secrets = Array.isArray(options.webhookSecret) ? options.webhookSecret : [options.webhookSecret];
   const cacheable =
     !options.schemes && !options.now && !options.onWarning && secrets.every((s) => typeof s === "string");
   const options_ = { ...options, replayStore: false as const };

@@ -60,7 +60,7 @@ describe("keys are imported once and cached", () => {
     const spy = vi.spyOn(globalThis.crypto.subtle, "importKey");
     try {
       const verifier = webEntry.createWebhookVerifier({
-        secrets: [SECRET, OLD_SECRET],
+        webhookSecret: [SECRET, OLD_SECRET],
         now: () => NOW_MS,
         replayStore: false,
       });
@@ -89,7 +89,7 @@ describe("failures deep inside still come out as typed errors", () => {
       },
     };
     const verifier = createVerifierWith(noEd25519, {
-      secrets: pair.publicKey,
+      webhookSecret: pair.publicKey,
       now: () => NOW_MS,
       replayStore: false,
     });
@@ -102,7 +102,7 @@ describe("failures deep inside still come out as typed errors", () => {
   });
 
   it("a headers object whose getter throws is refused as missing headers", async () => {
-    const verifier = nodeEntry.createWebhookVerifier({ secrets: SECRET, replayStore: false });
+    const verifier = nodeEntry.createWebhookVerifier({ webhookSecret: SECRET, replayStore: false });
     const hostile = Object.defineProperty({}, "webhook-id", {
       enumerable: true,
       get() {
@@ -117,7 +117,7 @@ describe("failures deep inside still come out as typed errors", () => {
   it("an authentic body that is not UTF-8 is delivered as its bytes, with a warning", async () => {
     const warnings: unknown[] = [];
     const verifier = nodeEntry.createWebhookVerifier({
-      secrets: SECRET,
+      webhookSecret: SECRET,
       now: () => NOW_MS,
       replayStore: false,
       onWarning: (warning) => warnings.push(warning),

@@ -10,7 +10,7 @@ function post(headers: Record<string, string>, payload: BodyInit = body): Reques
 }
 
 function make() {
-  return createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS });
+  return createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS });
 }
 
 describe("the Fetch handler answers 2xx only after the handler succeeds", () => {
@@ -56,7 +56,7 @@ describe("the Fetch handler answers 2xx only after the handler succeeds", () => 
     });
     // The sender retries with the same id and a fresh timestamp and signature.
     const retry = await nodeEntry.sign({
-      secrets: SECRET,
+      webhookSecret: SECRET,
       body,
       id: "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W",
       timestamp: NOW_S + 5,
@@ -108,7 +108,7 @@ describe("the Fetch handler answers 2xx only after the handler succeeds", () => 
     const refused: string[] = [];
     const handle = verifier.handler(() => {}, { onRefused: (error) => refused.push(error.reason) });
     const { headers } = await signed(nodeEntry, body);
-    const stale = await nodeEntry.sign({ secrets: SECRET, body, timestamp: NOW_S - 3600 });
+    const stale = await nodeEntry.sign({ webhookSecret: SECRET, body, timestamp: NOW_S - 3600 });
     const requests = [
       post({ ...headers, "webhook-signature": "v1,AAAA" }),
       post(stale),
@@ -159,7 +159,7 @@ describe("the Fetch handler answers 2xx only after the handler succeeds", () => 
       },
       release: async () => {},
     };
-    const verifier = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS, replayStore: store });
+    const verifier = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS, replayStore: store });
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const { headers } = await signed(nodeEntry, body);
@@ -177,7 +177,7 @@ describe("the Fetch handler answers 2xx only after the handler succeeds", () => 
         throw new Error("release failed");
       },
     };
-    const verifier = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS, replayStore: store });
+    const verifier = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS, replayStore: store });
     const errors: string[] = [];
     const handle = verifier.handler(
       () => {
@@ -219,7 +219,7 @@ describe("an authentic delivery is never refused for its body: every plausible s
     const warnings: unknown[] = [];
     const received: WebhookEvent[] = [];
     const verifier = createWebhookVerifier({
-      secrets: SECRET,
+      webhookSecret: SECRET,
       now: () => NOW_MS,
       onWarning: (warning) => warnings.push(warning),
     });

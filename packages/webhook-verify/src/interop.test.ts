@@ -8,8 +8,8 @@ const body = JSON.stringify(sampleEvent({ note: "emoji 🎉 and accents éàü" 
 const id = "msg_interop_1";
 
 describe.each(ENTRIES)("interoperability with the published libraries (%s)", (_name, entry) => {
-  const verifier = (secrets: string | string[] = SECRET) =>
-    entry.createWebhookVerifier({ secrets, replayStore: false });
+  const verifier = (webhookSecret: string | string[] = SECRET) =>
+    entry.createWebhookVerifier({ webhookSecret, replayStore: false });
 
   describe("what they sign, we verify", () => {
     it("standardwebhooks", async () => {
@@ -39,7 +39,7 @@ describe.each(ENTRIES)("interoperability with the published libraries (%s)", (_n
 
   describe("what we sign, they verify", () => {
     it("standardwebhooks accepts our headers and rejects a changed body", async () => {
-      const headers = await entry.sign({ secrets: SECRET, body, id });
+      const headers = await entry.sign({ webhookSecret: SECRET, body, id });
       expect(new StandardWebhook(SECRET).verify(body, headers)).toMatchObject({
         type: "evaluation-completed",
       });
@@ -47,7 +47,7 @@ describe.each(ENTRIES)("interoperability with the published libraries (%s)", (_n
     });
 
     it("svix accepts our headers, also with two secrets signed (rotation)", async () => {
-      const headers = await entry.sign({ secrets: [OLD_SECRET, SECRET], body, id });
+      const headers = await entry.sign({ webhookSecret: [OLD_SECRET, SECRET], body, id });
       expect(() => new SvixWebhook(SECRET).verify(body, headers)).not.toThrow();
       expect(() => new SvixWebhook(OLD_SECRET).verify(body, headers)).not.toThrow();
       expect(() => new SvixWebhook(SECRET).verify(body.replace("🎉", "🎊"), headers)).toThrow();
@@ -55,7 +55,7 @@ describe.each(ENTRIES)("interoperability with the published libraries (%s)", (_n
 
     it("the signatures are byte for byte the ones the peers compute", async () => {
       const timestamp = new Date(1_700_000_000_000);
-      const headers = await entry.sign({ secrets: SECRET, body, id, timestamp });
+      const headers = await entry.sign({ webhookSecret: SECRET, body, id, timestamp });
       expect(headers["webhook-signature"]).toBe(new StandardWebhook(SECRET).sign(id, timestamp, body));
       expect(headers["webhook-signature"]).toBe(new SvixWebhook(SECRET).sign(id, timestamp, body));
     });

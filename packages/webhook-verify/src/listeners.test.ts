@@ -7,7 +7,7 @@ import { NOW_MS, SECRET, sampleEvent } from "./test-fixtures.js";
 const event = { type: "evaluation-completed", ...sampleEvent() } as unknown as WebhookEvent;
 
 function make() {
-  return createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS });
+  return createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS });
 }
 
 describe("listeners run in the order added, awaited one after another", () => {

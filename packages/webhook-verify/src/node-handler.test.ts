@@ -36,9 +36,11 @@ async function readAll(req: IncomingMessage): Promise<Buffer> {
 describe("the Node adapter reads the raw body of a node:http request", () => {
   it("verifies over real HTTP, runs the handler, and answers 200", async () => {
     const events: WebhookEvent[] = [];
-    const handle = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS }).nodeHandler((event) => {
-      events.push(event);
-    });
+    const handle = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS }).nodeHandler(
+      (event) => {
+        events.push(event);
+      },
+    );
     const url = await serve((req, res) => handle(req, res));
     const { headers } = await signed(nodeEntry, body);
     const response = await fetch(url, { method: "POST", headers, body });
@@ -52,7 +54,7 @@ describe("the Node adapter reads the raw body of a node:http request", () => {
     const { headers } = await signed(nodeEntry, body);
     for (const keep of ["rawBody", "bodyBuffer", "bodyText"] as const) {
       let seen = 0;
-      const handle = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS }).nodeHandler(() => {
+      const handle = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS }).nodeHandler(() => {
         seen++;
       });
       const url = await serve(
@@ -70,7 +72,7 @@ describe("the Node adapter reads the raw body of a node:http request", () => {
 
   it("answers 500 and reports parsed_body when a JSON parser consumed the stream first", async () => {
     const reported: unknown[] = [];
-    const handle = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS }).nodeHandler(() => {}, {
+    const handle = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS }).nodeHandler(() => {}, {
       onError: (error) => reported.push(error),
     });
     const url = await serve(
@@ -89,7 +91,7 @@ describe("the Node adapter reads the raw body of a node:http request", () => {
   });
 
   it("reads the stream when a parser left {} without consuming it (content type did not match)", async () => {
-    const handle = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS }).nodeHandler(() => {});
+    const handle = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS }).nodeHandler(() => {});
     const url = await serve(
       async (req) => {
         req.body = {};
@@ -101,7 +103,7 @@ describe("the Node adapter reads the raw body of a node:http request", () => {
   });
 
   it("answers 405 to GET, and 413 to a body over the limit, declared or chunked", async () => {
-    const handle = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS }).nodeHandler(() => {}, {
+    const handle = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS }).nodeHandler(() => {}, {
       maxBodyBytes: 64,
     });
     const url = await serve((req, res) => handle(req, res));
@@ -122,7 +124,7 @@ describe("the Node adapter reads the raw body of a node:http request", () => {
 
   it("collects string chunks from request-likes that are not node:http streams", async () => {
     const statuses: number[] = [];
-    const handle = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS }).nodeHandler(() => {});
+    const handle = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS }).nodeHandler(() => {});
     const { headers } = await signed(nodeEntry, body);
     const req: NodeRequestLike = {
       headers,

@@ -37,8 +37,8 @@ function changeChar(text: string, index: number, delta: number): string {
 }
 
 describe.each(ENTRIES)("properties of verification (%s)", (_name, entry) => {
-  const verifier = (secrets: string) =>
-    entry.createWebhookVerifier({ secrets, now: () => NOW_MS, replayStore: false });
+  const verifier = (webhookSecret: string) =>
+    entry.createWebhookVerifier({ webhookSecret, now: () => NOW_MS, replayStore: false });
   const hmac = verifier(SECRET);
   const ed = verifier(pair.publicKey);
 
@@ -54,7 +54,7 @@ describe.each(ENTRIES)("properties of verification (%s)", (_name, entry) => {
         fc.integer({ min: 1, max: 255 }),
         async (body, id, offset, useEd, part, index, delta) => {
           const key = useEd ? pair.secretKey : SECRET;
-          const headers = await entry.sign({ secrets: key, body, id, timestamp: NOW_S + offset });
+          const headers = await entry.sign({ webhookSecret: key, body, id, timestamp: NOW_S + offset });
           const v = useEd ? ed : hmac;
           await expect(v.verifySignature({ headers, body })).resolves.toBeDefined();
           let changedBody: string | Uint8Array = body;
@@ -114,13 +114,13 @@ describe.each(ENTRIES)("properties of verification (%s)", (_name, entry) => {
 });
 
 describe("the node:crypto and Web Crypto paths give the same results", () => {
-  const make = (e: typeof nodeEntry, secrets: string[]) =>
-    e.createWebhookVerifier({ secrets, now: () => NOW_MS, replayStore: false });
+  const make = (e: typeof nodeEntry, webhookSecret: string[]) =>
+    e.createWebhookVerifier({ webhookSecret, now: () => NOW_MS, replayStore: false });
 
   it("sign produces identical headers (HMAC and Ed25519 are deterministic)", async () => {
     await fc.assert(
       fc.asyncProperty(bodyArb, idArb, offsetArb, async (body, id, offset) => {
-        const options = { secrets: [SECRET, pair.secretKey], body, id, timestamp: NOW_S + offset };
+        const options = { webhookSecret: [SECRET, pair.secretKey], body, id, timestamp: NOW_S + offset };
         expect(await nodeEntry.sign(options)).toEqual(await webEntry.sign(options));
       }),
       { numRuns: 100 },
@@ -143,7 +143,7 @@ describe("the node:crypto and Web Crypto paths give the same results", () => {
         signatureArb,
         async (body, id, offset, forged) => {
           const headers = await nodeEntry.sign({
-            secrets: [SECRET, pair.secretKey],
+            webhookSecret: [SECRET, pair.secretKey],
             body,
             id,
             timestamp: NOW_S + offset,

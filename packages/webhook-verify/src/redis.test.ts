@@ -55,12 +55,12 @@ describe.runIf(redisAvailable("webhook-verify Redis replay store"))(
     it("uses the default prefix, and protects two verifier instances sharing one Redis", async () => {
       const client = connect();
       const first = createWebhookVerifier({
-        secrets: SECRET,
+        webhookSecret: SECRET,
         now: () => NOW_MS,
         replayStore: createRedisReplayStore({ client }),
       });
       const second = createWebhookVerifier({
-        secrets: SECRET,
+        webhookSecret: SECRET,
         now: () => NOW_MS,
         replayStore: createRedisReplayStore({ client: connect() }),
       });
@@ -85,7 +85,11 @@ describe.runIf(redisAvailable("webhook-verify Redis replay store"))(
           await expect(store.release("msg_down")).rejects.toMatchObject({ code: "REPLAY_STORE_FAILED" });
 
           const errors: unknown[] = [];
-          const verifier = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS, replayStore: store });
+          const verifier = createWebhookVerifier({
+            webhookSecret: SECRET,
+            now: () => NOW_MS,
+            replayStore: store,
+          });
           const handle = verifier.handler(() => {}, { onError: (e) => errors.push(e) });
           const { headers, body } = await signed(nodeEntry, JSON.stringify(sampleEvent()), SECRET);
           const response = await handle(

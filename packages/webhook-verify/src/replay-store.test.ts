@@ -45,7 +45,7 @@ describe("the memory replay store claims an id once per window, without timers",
 describe("a verifier claims each webhook-id for twice the tolerance", () => {
   it("refuses a replay of an accepted delivery as `replayed`, then accepts it once released", async () => {
     let now = NOW_MS;
-    const verifier = createWebhookVerifier({ secrets: SECRET, now: () => now, toleranceSeconds: 300 });
+    const verifier = createWebhookVerifier({ webhookSecret: SECRET, now: () => now, toleranceSeconds: 300 });
     const delivery = await signed(nodeEntry, JSON.stringify(sampleEvent()));
     const first = await verifier.verifyDelivery(delivery);
     expect(first.id).toBe("msg_2KWPBgLlAfxdpx2AI54pPJ85f4W");
@@ -70,14 +70,14 @@ describe("a verifier claims each webhook-id for twice the tolerance", () => {
     };
     const delivery = await signed(nodeEntry, JSON.stringify(sampleEvent()));
     const verifier = createWebhookVerifier({
-      secrets: SECRET,
+      webhookSecret: SECRET,
       now: () => NOW_MS,
       replayStore: store,
       replayWindowSeconds: 42,
     });
     await verifier.verify(delivery);
     expect(claims).toEqual([["msg_2KWPBgLlAfxdpx2AI54pPJ85f4W", 42_000]]);
-    const open = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS, replayStore: false });
+    const open = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS, replayStore: false });
     await open.verify(delivery);
     await open.verify(delivery);
     await open.release("anything");
@@ -91,7 +91,7 @@ describe("a verifier claims each webhook-id for twice the tolerance", () => {
       release: async () => {},
     };
     const delivery = await signed(nodeEntry, JSON.stringify(sampleEvent()));
-    const verifier = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS, replayStore: store });
+    const verifier = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS, replayStore: store });
     const error = await verifier.verify(delivery).catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(WebhookVerificationError);
     expect(error).toMatchObject({ code: "REPLAY_STORE_FAILED", retryable: true });

@@ -16,7 +16,7 @@ function refusalOf(make: () => unknown): WebhookVerificationError {
 
 describe("a malformed secret fails when the verifier is made, naming the likely mistake", () => {
   it("names whitespace around the secret (a trailing newline from an env file)", () => {
-    const error = refusalOf(() => createWebhookVerifier({ secrets: `${SECRET}\n` }));
+    const error = refusalOf(() => createWebhookVerifier({ webhookSecret: `${SECRET}\n` }));
     expect(error.reason).toBe("secret_format");
     expect(error.message).toContain("whitespace at its start or end");
     expect(error.message).toContain("env file");

@@ -92,7 +92,7 @@ export function parseSecrets(secrets: unknown, allowPrivate = false): ParsedSecr
   if (list.length === 0) {
     throw refuse(
       "secret_format",
-      "No webhook secret is configured: pass `secrets` (one whsec_ string or several)",
+      "No webhook secret is configured: pass `webhookSecret` (one whsec_ string or several)",
     );
   }
   return list.map((secret, index) => parseSecret(secret, index, list.length, allowPrivate));

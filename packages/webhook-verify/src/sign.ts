@@ -11,7 +11,7 @@ export interface SignOptions {
    * One key or several (a rotation sends one signature per key): `whsec_<base64>` signs `v1`
    * (HMAC-SHA256), `whsk_<base64>` signs `v1a` (Ed25519 private key, 32-byte seed or 64-byte libsodium form).
    */
-  secrets: WebhookSecret | readonly WebhookSecret[];
+  webhookSecret: WebhookSecret | readonly WebhookSecret[];
   /** The body exactly as it will be sent. */
   body: RawBody;
   /** The `webhook-id` (default: `msg_` and 16 random bytes). */
@@ -41,7 +41,7 @@ export async function signWith(backend: CryptoBackend, options: SignOptions): Pr
     body: rawBody(options.body),
   };
   const signatures: string[] = [];
-  for (const secret of parseSecrets(options.secrets, true)) {
+  for (const secret of parseSecrets(options.webhookSecret, true)) {
     if (secret.kind === "ed25519-public") {
       throw refuse("secret_format", "A whpk_ public key cannot sign: sign with the whsk_ private key");
     }

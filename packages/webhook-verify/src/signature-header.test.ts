@@ -44,8 +44,8 @@ const separatorArb = fc.constantFrom(" ", ", ", "  ", "\t", " ,  ");
 describe.each(ENTRIES)(
   "several signatures in webhook-signature: any valid one is enough (%s)",
   (_name, entry) => {
-    const verifier = (secrets: string | string[] = SECRET) =>
-      entry.createWebhookVerifier({ secrets, replayStore: false });
+    const verifier = (webhookSecret: string | string[] = SECRET) =>
+      entry.createWebhookVerifier({ webhookSecret, replayStore: false });
 
     it("accepts two header lines as a Node server receives them (joined with ', '), the valid one second", async () => {
       const at = new Date();

@@ -13,8 +13,10 @@ const ID = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W";
 const BODY = '{"type":"evaluation-completed","data":{"status":"completed"}}';
 
 /** A delivery signed by the simulator, as the service sends it. */
-function delivery(options: { secrets?: string[]; id?: string; timestamp?: number; body?: string } = {}) {
-  const { secrets = [SECRET], id = ID, timestamp = NOW_S, body = BODY } = options;
+function delivery(
+  options: { webhookSecret?: string[]; id?: string; timestamp?: number; body?: string } = {},
+) {
+  const { webhookSecret: secrets = [SECRET], id = ID, timestamp = NOW_S, body = BODY } = options;
   return {
     headers: {
       "webhook-id": id,
@@ -37,7 +39,7 @@ async function reasonOf(promise: Promise<unknown>): Promise<string> {
 
 describe("a signed delivery is accepted and returned raw, not parsed", () => {
   it("resolves the id, the timestamp and the body exactly as received", async () => {
-    const verifier = createSignatureVerifier({ secrets: SECRET, now: () => NOW_MS });
+    const verifier = createSignatureVerifier({ webhookSecret: SECRET, now: () => NOW_MS });
     const bytes = new TextEncoder().encode(BODY);
     const fromText = await verifier.verify(delivery());
     expect(fromText).toEqual({ id: ID, timestamp: NOW_S, body: BODY });
@@ -48,25 +50,25 @@ describe("a signed delivery is accepted and returned raw, not parsed", () => {
   it("reads a Fetch Request", async () => {
     const { headers, body } = delivery();
     const request = new Request("http://127.0.0.1/webhooks", { method: "POST", headers, body });
-    const verifier = createSignatureVerifier({ secrets: SECRET, now: () => NOW_MS });
+    const verifier = createSignatureVerifier({ webhookSecret: SECRET, now: () => NOW_MS });
     const verified = await verifier.verify(request);
     expect(new TextDecoder().decode(verified.body as Uint8Array)).toBe(BODY);
   });
 
   it("agrees with the full verifier's verifySignature on the same delivery", async () => {
-    const signatureOnly = createSignatureVerifier({ secrets: SECRET, now: () => NOW_MS });
-    const full = createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS });
+    const signatureOnly = createSignatureVerifier({ webhookSecret: SECRET, now: () => NOW_MS });
+    const full = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS });
     expect(await signatureOnly.verify(delivery())).toEqual(await full.verifySignature(delivery()));
   });
 });
 
 describe("rotation: several signatures and several secrets", () => {
   it("accepts when any configured secret matches any signature, whether the header is one line or two joined", async () => {
-    const rotated = delivery({ secrets: [OLD_SECRET, SECRET] });
-    const newOnly = createSignatureVerifier({ secrets: SECRET, now: () => NOW_MS });
-    const both = createSignatureVerifier({ secrets: [OLD_SECRET, SECRET], now: () => NOW_MS });
+    const rotated = delivery({ webhookSecret: [OLD_SECRET, SECRET] });
+    const newOnly = createSignatureVerifier({ webhookSecret: SECRET, now: () => NOW_MS });
+    const both = createSignatureVerifier({ webhookSecret: [OLD_SECRET, SECRET], now: () => NOW_MS });
     await expect(newOnly.verify(rotated)).resolves.toMatchObject({ id: ID });
-    await expect(both.verify(delivery({ secrets: [OLD_SECRET] }))).resolves.toMatchObject({ id: ID });
+    await expect(both.verify(delivery({ webhookSecret: [OLD_SECRET] }))).resolves.toMatchObject({ id: ID });
     // Two header lines as Node and Headers.append join them.
     const [first, second] = rotated.headers["webhook-signature"].split(" ");
     const joined = {
@@ -79,14 +81,18 @@ describe("rotation: several signatures and several secrets", () => {
   });
 
   it("refuses a delivery signed only with a secret it does not hold", async () => {
-    const verifier = createSignatureVerifier({ secrets: SECRET, now: () => NOW_MS });
-    expect(await reasonOf(verifier.verify(delivery({ secrets: [OLD_SECRET] })))).toBe("bad_signature");
+    const verifier = createSignatureVerifier({ webhookSecret: SECRET, now: () => NOW_MS });
+    expect(await reasonOf(verifier.verify(delivery({ webhookSecret: [OLD_SECRET] })))).toBe("bad_signature");
   });
 });
 
 describe("timestamp tolerance", () => {
   it("accepts at the edge of the tolerance and refuses one second beyond, either way", async () => {
-    const verifier = createSignatureVerifier({ secrets: SECRET, now: () => NOW_MS, toleranceSeconds: 60 });
+    const verifier = createSignatureVerifier({
+      webhookSecret: SECRET,
+      now: () => NOW_MS,
+      toleranceSeconds: 60,
+    });
     await expect(verifier.verify(delivery({ timestamp: NOW_S - 60 }))).resolves.toBeDefined();
     await expect(verifier.verify(delivery({ timestamp: NOW_S + 60 }))).resolves.toBeDefined();
     expect(await reasonOf(verifier.verify(delivery({ timestamp: NOW_S - 61 })))).toBe("timestamp_too_old");
@@ -96,7 +102,7 @@ describe("timestamp tolerance", () => {
 
 describe("the id is claimed only through a replay store", () => {
   it("without a store, the same delivery verifies twice (the caller keeps idempotency)", async () => {
-    const verifier = createSignatureVerifier({ secrets: SECRET, now: () => NOW_MS });
+    const verifier = createSignatureVerifier({ webhookSecret: SECRET, now: () => NOW_MS });
     await verifier.verify(delivery());
     await expect(verifier.verify(delivery())).resolves.toMatchObject({ id: ID });
   });
@@ -105,7 +111,7 @@ describe("the id is claimed only through a replay store", () => {
     let now = NOW_MS;
     const replayStore = createMemoryReplayStore({ now: () => now });
     const verifier = createSignatureVerifier({
-      secrets: SECRET,
+      webhookSecret: SECRET,
       now: () => now,
       replayStore,
       replayWindowSeconds: 10,
@@ -118,14 +124,14 @@ describe("the id is claimed only through a replay store", () => {
 
   it("a forged delivery is never claimed: the genuine one after it is accepted", async () => {
     const replayStore = createMemoryReplayStore({ now: () => NOW_MS });
-    const verifier = createSignatureVerifier({ secrets: SECRET, now: () => NOW_MS, replayStore });
-    expect(await reasonOf(verifier.verify(delivery({ secrets: [OLD_SECRET] })))).toBe("bad_signature");
+    const verifier = createSignatureVerifier({ webhookSecret: SECRET, now: () => NOW_MS, replayStore });
+    expect(await reasonOf(verifier.verify(delivery({ webhookSecret: [OLD_SECRET] })))).toBe("bad_signature");
     await expect(verifier.verify(delivery())).resolves.toMatchObject({ id: ID });
   });
 
   it("a store that fails is REPLAY_STORE_FAILED, retryable, and never a pass", async () => {
     const verifier = createSignatureVerifier({
-      secrets: SECRET,
+      webhookSecret: SECRET,
       now: () => NOW_MS,
       replayStore: {
         claim: () => Promise.reject(new Error("connection refused")),
@@ -141,7 +147,7 @@ describe("the id is claimed only through a replay store", () => {
 
 describe("secrets are read when the verifier is made", () => {
   it("refuses an Ed25519 key (v1a needs the full verifier) and a malformed whsec_", () => {
-    const make = (secrets: string) => () => createSignatureVerifier({ secrets });
+    const make = (webhookSecret: string) => () => createSignatureVerifier({ webhookSecret });
     expect(make(ed25519Pair().publicKey)).toThrow(/createWebhookVerifier/);
     expect(make(`${SECRET}\n`)).toThrow(/whitespace/);
     expect(make("whsec_***")).toThrow(WebhookVerificationError);
@@ -149,7 +155,7 @@ describe("secrets are read when the verifier is made", () => {
 });
 
 describe("tampering with any part of a signed delivery is refused", () => {
-  const verifier = createSignatureVerifier({ secrets: SECRET, now: () => NOW_MS });
+  const verifier = createSignatureVerifier({ webhookSecret: SECRET, now: () => NOW_MS });
   const part = fc.constantFrom("webhook-id", "webhook-timestamp", "body");
 
   it("a changed id, timestamp or body byte is never accepted", async () => {

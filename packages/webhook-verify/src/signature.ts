@@ -24,7 +24,7 @@ export type { VerifiedSignature, WebhookInput };
 /** Options of {@link createSignatureVerifier}. */
 export interface SignatureVerifierOptions {
   /** The endpoint's `whsec_` secret, or several during a rotation (raw key bytes also do). */
-  secrets: WebhookSecret | readonly WebhookSecret[];
+  webhookSecret: WebhookSecret | readonly WebhookSecret[];
   /** How far the `webhook-timestamp` may be from this clock, either way (default 300 s). */
   toleranceSeconds?: number;
   /** The clock in milliseconds (default `Date.now`); inject one in tests. */
@@ -53,7 +53,7 @@ export interface SignatureVerifier {
  * base64) fails at start-up; an Ed25519 key (`whpk_`) is refused, since `v1a` needs the full verifier.
  */
 export function createSignatureVerifier(options: SignatureVerifierOptions): SignatureVerifier {
-  const keys = parseSecrets(options.secrets).map((secret) => {
+  const keys = parseSecrets(options.webhookSecret).map((secret) => {
     if (secret.kind !== "hmac") {
       throw refuse(
         "secret_format",

@@ -11,7 +11,7 @@ import {
   type WebhookHandlerFn,
 } from "./index.node.js";
 
-// Two secrets: the simulator signs with both, as a sender does during a rotation; each receiver
+// Two webhookSecret: the simulator signs with both, as a sender does during a rotation; each receiver
 // below is configured with the new one only.
 const OLD = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const NEW = "whsec_c2Vjb25kLXNlY3JldC1mb3Itcm90YXRpb24=";
@@ -53,8 +53,8 @@ async function simCall(
 }
 
 /** A receiver on 127.0.0.1 using the Node adapter, registered with the simulator over its control API. */
-async function receiver(fn: WebhookHandlerFn, secrets: string | string[] = NEW): Promise<void> {
-  const handle = createWebhookVerifier({ secrets }).nodeHandler(fn, { onError: () => {} });
+async function receiver(fn: WebhookHandlerFn, webhookSecret: string | string[] = NEW): Promise<void> {
+  const handle = createWebhookVerifier({ webhookSecret }).nodeHandler(fn, { onError: () => {} });
   const server = createServer((req, res) => void handle(req, res));
   servers.push(server);
   server.listen(0, "127.0.0.1");

@@ -52,9 +52,13 @@ export function sampleEvent(overrides: Record<string, unknown> = {}): Record<str
 }
 
 /** Signs `body` with the entry's own `sign` at the fixed clock. */
-export async function signed(entry: Entry, body: string | Uint8Array, secrets: string | string[] = SECRET) {
+export async function signed(
+  entry: Entry,
+  body: string | Uint8Array,
+  webhookSecret: string | string[] = SECRET,
+) {
   const headers = await entry.sign({
-    secrets,
+    webhookSecret,
     body,
     id: "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W",
     timestamp: NOW_S,

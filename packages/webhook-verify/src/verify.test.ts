@@ -24,7 +24,7 @@ async function refusal(promise: Promise<unknown>): Promise<WebhookVerificationEr
 
 describe.each(ENTRIES)("verification with %s", (_name, entry) => {
   const verifier = (options: Parameters<typeof entry.createWebhookVerifier>[0] = {}) =>
-    entry.createWebhookVerifier({ secrets: SECRET, now: () => NOW_MS, replayStore: false, ...options });
+    entry.createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS, replayStore: false, ...options });
 
   describe("the bytes are verified exactly as received", () => {
     it("accepts the body as a string, a Uint8Array, a Buffer, an ArrayBuffer and a DataView", async () => {
@@ -84,14 +84,16 @@ describe.each(ENTRIES)("verification with %s", (_name, entry) => {
     it("accepts a header signed with the old and the new secret, by either one configured", async () => {
       const { headers } = await signed(entry, body, [OLD_SECRET, SECRET]);
       expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
-      await expect(verifier({ secrets: SECRET }).verify({ headers, body })).resolves.toBeDefined();
-      await expect(verifier({ secrets: [OLD_SECRET] }).verify({ headers, body })).resolves.toBeDefined();
+      await expect(verifier({ webhookSecret: SECRET }).verify({ headers, body })).resolves.toBeDefined();
+      await expect(
+        verifier({ webhookSecret: [OLD_SECRET] }).verify({ headers, body }),
+      ).resolves.toBeDefined();
     });
 
     it("accepts a delivery signed with one secret when both are configured", async () => {
       const { headers } = await signed(entry, body, OLD_SECRET);
       await expect(
-        verifier({ secrets: [SECRET, OLD_SECRET] }).verify({ headers, body }),
+        verifier({ webhookSecret: [SECRET, OLD_SECRET] }).verify({ headers, body }),
       ).resolves.toBeDefined();
     });
 
@@ -121,7 +123,7 @@ describe.each(ENTRIES)("verification with %s", (_name, entry) => {
       const { headers } = await signed(entry, body);
       const raw = Buffer.from(SECRET.slice("whsec_".length), "base64");
       await expect(
-        verifier({ secrets: new Uint8Array(raw) }).verify({ headers, body }),
+        verifier({ webhookSecret: new Uint8Array(raw) }).verify({ headers, body }),
       ).resolves.toBeDefined();
     });
   });
@@ -131,20 +133,22 @@ describe.each(ENTRIES)("verification with %s", (_name, entry) => {
       const pair = ed25519Pair();
       const { headers } = await signed(entry, body, [pair.secretKey]);
       expect(headers["webhook-signature"]).toMatch(/^v1a,[A-Za-z0-9+/]{86}==$/);
-      await expect(verifier({ secrets: pair.publicKey }).verify({ headers, body })).resolves.toBeDefined();
+      await expect(
+        verifier({ webhookSecret: pair.publicKey }).verify({ headers, body }),
+      ).resolves.toBeDefined();
       const both = await signed(entry, body, [SECRET, pair.secretKey]);
-      await expect(verifier({ secrets: [pair.publicKey] }).verify(both)).resolves.toBeDefined();
-      await expect(verifier({ secrets: [SECRET] }).verify(both)).resolves.toBeDefined();
+      await expect(verifier({ webhookSecret: [pair.publicKey] }).verify(both)).resolves.toBeDefined();
+      await expect(verifier({ webhookSecret: [SECRET] }).verify(both)).resolves.toBeDefined();
     });
 
     it("refuses a v1a signature from another key pair, or a tampered body", async () => {
       const pair = ed25519Pair();
       const other = ed25519Pair();
       const { headers } = await signed(entry, body, [pair.secretKey]);
-      const wrongKey = await refusal(verifier({ secrets: other.publicKey }).verify({ headers, body }));
+      const wrongKey = await refusal(verifier({ webhookSecret: other.publicKey }).verify({ headers, body }));
       expect(wrongKey.reason).toBe("bad_signature");
       const tampered = await refusal(
-        verifier({ secrets: pair.publicKey }).verify({ headers, body: `${body} ` }),
+        verifier({ webhookSecret: pair.publicKey }).verify({ headers, body: `${body} ` }),
       );
       expect(tampered.reason).toBe("bad_signature");
     });
@@ -155,19 +159,21 @@ describe.each(ENTRIES)("verification with %s", (_name, entry) => {
       const pub = Buffer.from(pair.publicKey.slice(5), "base64");
       const long = `whsk_${Buffer.concat([seed, pub]).toString("base64")}`;
       const { headers } = await signed(entry, body, [long]);
-      await expect(verifier({ secrets: pair.publicKey }).verify({ headers, body })).resolves.toBeDefined();
+      await expect(
+        verifier({ webhookSecret: pair.publicKey }).verify({ headers, body }),
+      ).resolves.toBeDefined();
     });
 
     it("refuses to sign with a public key", async () => {
       const pair = ed25519Pair();
-      const error = await refusal(entry.sign({ secrets: pair.publicKey, body }));
+      const error = await refusal(entry.sign({ webhookSecret: pair.publicKey, body }));
       expect(error.reason).toBe("secret_format");
     });
   });
 
   describe("timestamps are checked both ways, with a configurable tolerance and an injectable clock", () => {
     const at = async (offsetSeconds: number, toleranceSeconds?: number) => {
-      const headers = await entry.sign({ secrets: SECRET, body, timestamp: NOW_S + offsetSeconds });
+      const headers = await entry.sign({ webhookSecret: SECRET, body, timestamp: NOW_S + offsetSeconds });
       return verifier(toleranceSeconds === undefined ? {} : { toleranceSeconds }).verify({ headers, body });
     };
 
@@ -198,8 +204,13 @@ describe.each(ENTRIES)("verification with %s", (_name, entry) => {
     });
 
     it("a Date timestamp signs the same as its unix seconds", async () => {
-      const a = await entry.sign({ secrets: SECRET, body, id: "msg_1", timestamp: new Date(NOW_MS + 999) });
-      const b = await entry.sign({ secrets: SECRET, body, id: "msg_1", timestamp: NOW_S });
+      const a = await entry.sign({
+        webhookSecret: SECRET,
+        body,
+        id: "msg_1",
+        timestamp: new Date(NOW_MS + 999),
+      });
+      const b = await entry.sign({ webhookSecret: SECRET, body, id: "msg_1", timestamp: NOW_S });
       expect(a).toEqual(b);
     });
   });
@@ -301,16 +312,16 @@ describe.each(ENTRIES)("verification with %s", (_name, entry) => {
   describe("the one-shot verifyWebhook", () => {
     it("verifies with the given secret, and reuses the verifier for the same secret", async () => {
       const { headers } = await signed(entry, body);
-      const options = { secrets: SECRET, toleranceSeconds: 10 ** 10 };
+      const options = { webhookSecret: SECRET, toleranceSeconds: 10 ** 10 };
       await expect(entry.verifyWebhook({ headers, body }, options)).resolves.toMatchObject({
         type: "evaluation-completed",
       });
       // No replay store: the same delivery verifies again.
       await expect(entry.verifyWebhook({ headers, body }, options)).resolves.toBeDefined();
       await expect(
-        entry.verifyWebhook({ headers, body }, { secrets: SECRET, now: () => NOW_MS }),
+        entry.verifyWebhook({ headers, body }, { webhookSecret: SECRET, now: () => NOW_MS }),
       ).resolves.toBeDefined();
-      const error = await refusal(entry.verifyWebhook({ headers, body }, { secrets: " whsec_x" }));
+      const error = await refusal(entry.verifyWebhook({ headers, body }, { webhookSecret: " whsec_x" }));
       expect(error.reason).toBe("secret_format");
     });
 
@@ -319,7 +330,7 @@ describe.each(ENTRIES)("verification with %s", (_name, entry) => {
       for (let i = 0; i < 20; i++) {
         const secret = `whsec_${Buffer.from(`secret number ${i} padded out`).toString("base64")}`;
         const error = await refusal(
-          entry.verifyWebhook({ headers, body }, { secrets: secret, toleranceSeconds: 10 ** 10 }),
+          entry.verifyWebhook({ headers, body }, { webhookSecret: secret, toleranceSeconds: 10 ** 10 }),
         );
         expect(error.reason).toBe("bad_signature");
       }

@@ -11,7 +11,7 @@ export interface WebhookVerifierOptions {
    * The endpoint's secret, or several during a rotation: `whsec_<base64>` for `v1` (HMAC-SHA256),
    * `whpk_<base64>` for `v1a` (Ed25519 public key), or raw key bytes. May be empty when `schemes` is given.
    */
-  secrets?: WebhookSecret | readonly WebhookSecret[];
+  webhookSecret?: WebhookSecret | readonly WebhookSecret[];
   /** How far the `webhook-timestamp` may be from this clock, either way (default 300 s). */
   toleranceSeconds?: number;
   /** The clock in milliseconds (default `Date.now`); inject one in tests. */
@@ -53,10 +53,11 @@ export interface VerifierCore {
   verifyDelivery(input: WebhookInput | Request): Promise<VerifiedDelivery>;
 }
 
-/** Builds the schemes for the configured secrets: one `v1` for all HMAC keys, one `v1a` for all public keys. */
+/** Builds the schemes for the configured webhookSecret: one `v1` for all HMAC keys, one `v1a` for all public keys. */
 function schemesFor(backend: CryptoBackend, options: WebhookVerifierOptions): SignatureScheme[] {
   const extra = options.schemes ?? [];
-  const configured = options.secrets === undefined && extra.length > 0 ? [] : parseSecrets(options.secrets);
+  const configured =
+    options.webhookSecret === undefined && extra.length > 0 ? [] : parseSecrets(options.webhookSecret);
   const hmacKeys: Uint8Array[] = [];
   const publicKeys: Uint8Array[] = [];
   for (const secret of configured) {

@@ -62,7 +62,7 @@ export function registerWebhooks(program: Command, io: CliIo): void {
         ]);
       }
       const verifier = createWebhookVerifier({
-        secrets: secret.includes(",") ? secret.split(",").map((s) => s.trim()) : secret,
+        webhookSecret: secret.includes(",") ? secret.split(",").map((s) => s.trim()) : secret,
       });
       const done = new AbortController();
       let received = 0;

@@ -71,10 +71,10 @@ import { createWebhookVerifier, sign } from "@promo-review/webhook-verify";
 const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const body = JSON.stringify({ type: "evaluation-completed", timestamp: new Date().toISOString(),
   data: { evaluationId: "e1", promotionId: "p1", versionId: "v1", status: "completed", issues: [], metadata: {} } });
-const headers = await sign({ secrets: secret, body });
-const event = await createWebhookVerifier({ secrets: [secret] }).verify({ headers, body });
+const headers = await sign({ webhookSecret: secret, body });
+const event = await createWebhookVerifier({ webhookSecret: [secret] }).verify({ headers, body });
 assert.equal(event.type, "evaluation-completed");
-await assert.rejects(createWebhookVerifier({ secrets: [secret] }).verify({ headers, body: body.replace("e1", "e2") }));
+await assert.rejects(createWebhookVerifier({ webhookSecret: [secret] }).verify({ headers, body: body.replace("e1", "e2") }));
 `,
   "@promo-review/promotions-core": `
 import assert from "node:assert/strict";
