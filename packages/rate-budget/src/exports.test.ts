@@ -13,6 +13,7 @@ describe("the entry exports what the README documents, one entry point per job",
       "budgetedFetch",
       "createRateBudget",
       "defaultBudgets",
+      "keyIdOf",
       "systemClock",
     ]);
     const readme = readFileSync(join(import.meta.dirname, "..", "README.md"), "utf8");

@@ -9,6 +9,7 @@ export { createRateBudget, RateBudget } from "./budget.js";
 export { type Clock, systemClock } from "./clock.js";
 export { BUDGET_CODES } from "./errors.js";
 export { budgetedFetch } from "./fetch.js";
+export { keyIdOf } from "./key-id.js";
 export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
 export {
   type BudgetRequest,

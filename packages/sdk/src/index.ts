@@ -37,7 +37,12 @@ export type {
   VariationEntry,
 } from "@promo-review/promotions-core";
 export { validateCreatePromotion, validateNewVersion } from "@promo-review/promotions-core";
-export { createRateBudget, type RateBudget, type RateBudgetOptions } from "@promo-review/rate-budget";
+export {
+  createRateBudget,
+  keyIdOf,
+  type RateBudget,
+  type RateBudgetOptions,
+} from "@promo-review/rate-budget";
 export {
   formatOf,
   type UploadProgress,
@@ -69,4 +74,3 @@ export type {
   PromotionFields,
   VersionFields,
 } from "./flows.js";
-export { keyIdOf } from "./shared-budget.js";

@@ -1,25 +1,14 @@
-import { createRateBudget, type RateBudget, type RateBudgetOptions } from "@promo-review/rate-budget";
+import {
+  createRateBudget,
+  keyIdOf,
+  type RateBudget,
+  type RateBudgetOptions,
+} from "@promo-review/rate-budget";
 
 /** How the client's rate budget is chosen. */
 export type BudgetChoice = RateBudget | false | Omit<RateBudgetOptions, "baseUrl"> | undefined;
 
 const REGISTRY = Symbol.for("@promo-review/sdk.shared-budgets");
-
-/**
- * A short, stable id for an API key, so budgets (and Redis keys) can be named per key without the key
- * itself ever being stored or sent anywhere. Two FNV-1a passes give 64 bits: plenty to tell keys apart,
- * far too little to recover one.
- */
-export function keyIdOf(apiKey: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ apiKey.length;
-  for (let i = 0; i < apiKey.length; i++) {
-    const c = apiKey.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
-  }
-  return `k${a.toString(16).padStart(8, "0")}${b.toString(16).padStart(8, "0")}`;
-}
 
 /**
  * The budget a client uses. By default one budget per API key and main-API origin is shared by every
