@@ -21,11 +21,15 @@ function firstDistPath(target: ExportTarget): string | undefined {
   return undefined;
 }
 
-/** Aliases `@promo-review/<pkg>[/sub]` to the matching `src/*.ts`, read from the package's exports map. */
+/**
+ * Aliases `@promo-review/<pkg>[/sub]` to the matching `src/*.ts`, read from the package's exports map,
+ * and the package's own `#imports` (their first runtime condition, `node` where there is one) likewise.
+ */
 export function selfAliases(packageDir: string): { find: RegExp; replacement: string }[] {
   const pkg = JSON.parse(readFileSync(resolve(packageDir, "package.json"), "utf8")) as {
     name: string;
     exports?: Record<string, ExportTarget>;
+    imports?: Record<string, ExportTarget>;
   };
   const aliases: { find: RegExp; replacement: string }[] = [];
   for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
@@ -36,6 +40,12 @@ export function selfAliases(packageDir: string): { find: RegExp; replacement: st
     const specifier = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
     const escaped = specifier.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
     aliases.push({ find: new RegExp(`^${escaped}$`), replacement: resolve(packageDir, source) });
+  }
+  for (const [specifier, target] of Object.entries(pkg.imports ?? {})) {
+    const dist = firstDistPath(target);
+    if (!dist) continue;
+    const source = dist.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
+    aliases.push({ find: new RegExp(`^${specifier}$`), replacement: resolve(packageDir, source) });
   }
   return aliases;
 }

@@ -368,7 +368,7 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
   const clientOf = (baseUrl: string) =>
     createHttpClient({
       baseUrl,
-      credentials: credentials!,
+      ...credentials!,
       retry: false,
       timeoutMs: 15_000,
       ...(input.fetch ? { fetch: input.fetch } : {}),

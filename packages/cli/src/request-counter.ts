@@ -2,7 +2,7 @@
  * Counts the requests a run makes, per service, through the `fetch` the client is given. The main
  * API's count is what the run spent of the per-key budget (60 a minute); the file service has none.
  */
-import { nodeStreamFetch } from "@promo-review/sdk/node";
+import { nodeStreamFetch } from "@promo-review/http/node";
 
 /** Requests made so far. */
 export interface RequestCounts {

@@ -6,8 +6,7 @@ import { setLongTimeout } from "./timers.js";
  *
  * Why not `AbortSignal.any([signal, AbortSignal.timeout(ms)])`: on Node the timeout signal inside
  * such a composite can be garbage-collected before it fires (nodejs/node#57736), and the deadline
- * then never comes. Seen here as a stream PUT's 100 ms timeout that never fired in a CI run. A plain
- * timer holding its controller cannot be collected, and `clear()` leaves no timer behind. A deadline
+ * then never comes. A plain timer holding its controller cannot be collected, and `clear()` leaves no timer behind. A deadline
  * past 2^31 - 1 ms is kept as said (see `setLongTimeout`), never turned into 1 ms.
  */
 export interface Deadline {

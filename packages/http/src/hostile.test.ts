@@ -47,7 +47,7 @@ async function serviceAndStranger() {
 describe("credentials go only to the configured origin", () => {
   it("an absolute URL on another origin is refused before sending, naming both origins", async () => {
     const { service, stranger } = await serviceAndStranger();
-    const client = createHttpClient({ baseUrl: service.url, credentials });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials });
     for (const method of ["GET", "POST", "PUT"]) {
       const error = await client
         .request(`${stranger.url}/v1/links/imports/x?sig=abc`, { method, json: {} })
@@ -70,7 +70,7 @@ describe("credentials go only to the configured origin", () => {
     const { service, stranger } = await serviceAndStranger();
     service.on(/.*/, json(200, { ok: true }));
     const port = new URL(service.url).port;
-    const client = createHttpClient({ baseUrl: `${service.url}/api`, credentials });
+    const client = createHttpClient({ baseUrl: `${service.url}/api`, ...credentials });
     await client.request(`HTTP://127.0.0.1:${port}/v1/links/imports/a`);
     expect(service.requests[0]?.headers.authorization).toBe(`Bearer ${apiKey}`);
     await expect(client.request(`http://localhost:${port}/v1/x`)).rejects.toBeInstanceOf(ForeignOriginError);
@@ -87,7 +87,7 @@ describe("credentials go only to the configured origin", () => {
 
   it("any spelling of another host is refused (property)", async () => {
     const { service, stranger } = await serviceAndStranger();
-    const client = createHttpClient({ baseUrl: service.url, credentials, retry: false });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials, retry: false });
     const base = new URL(service.url);
     await fc.assert(
       fc.asyncProperty(
@@ -114,7 +114,7 @@ describe("credentials go only to the configured origin", () => {
     const { service, stranger } = await serviceAndStranger();
     const client = createHttpClient({
       baseUrl: service.url,
-      credentials,
+      ...credentials,
       trustedOrigins: [`${stranger.url.toUpperCase()}/any/path`],
     });
     const result = await client.request<{ promotionId: string }>(`${stranger.url}/v1/x`);
@@ -124,7 +124,7 @@ describe("credentials go only to the configured origin", () => {
 
   it("a bad baseUrl or trusted origin fails when the client is made, without repeating the value", () => {
     const bad = (baseUrl: string, trustedOrigins?: string[]) => () =>
-      createHttpClient({ baseUrl, credentials, ...(trustedOrigins ? { trustedOrigins } : {}) });
+      createHttpClient({ baseUrl, ...credentials, ...(trustedOrigins ? { trustedOrigins } : {}) });
     expect(bad("sk_live_looks_like_a_key")).toThrow(ValidationError);
     expect(bad("sk_live_looks_like_a_key")).toThrow(/baseUrl/);
     expect(bad("sk_live_looks_like_a_key")).not.toThrow(/sk_live/);
@@ -138,7 +138,7 @@ describe("redirects are never followed blindly", () => {
     it(`${status} to another origin is a ForeignOriginError; nothing reaches it (GET and POST)`, async () => {
       const { service, stranger } = await serviceAndStranger();
       service.on(/.*/, redirect(status, `${stranger.url}/v1/promotions`));
-      const client = createHttpClient({ baseUrl: service.url, credentials });
+      const client = createHttpClient({ baseUrl: service.url, ...credentials });
       const get = await client.request("/v1/channels").catch((e: unknown) => e);
       expect(get).toBeInstanceOf(ForeignOriginError);
       expect(get).toMatchObject({ origin: stranger.url, expectedOrigin: service.url });
@@ -160,7 +160,7 @@ describe("redirects are never followed blindly", () => {
       redirect(302, `/hop/${n + 1}`)(res, request);
     });
     service.on(/GET \/hop\/3/, json(200, { arrived: true }));
-    const client = createHttpClient({ baseUrl: service.url, credentials });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials });
     const result = await client.request<{ arrived: boolean }>("/hop/0");
     expect(result.data.arrived).toBe(true);
     expect(service.requests.map((r) => r.url)).toEqual(["/hop/0", "/hop/1", "/hop/2", "/hop/3"]);
@@ -187,7 +187,7 @@ describe("redirects are never followed blindly", () => {
       res.writeHead(302);
       res.end();
     });
-    const client = createHttpClient({ baseUrl: service.url, credentials });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials });
     const created = await client.request("/v1/old", { method: "POST", json: { promotionName: "x" } });
     expect(created.status).toBe(201);
     expect(service.requests.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
@@ -211,7 +211,7 @@ describe("redirects are never followed blindly", () => {
     const service = await start();
     const client = createHttpClient({
       baseUrl: service.url,
-      credentials,
+      ...credentials,
       fetch: async () => Object.defineProperty(new Response(null), "type", { value: "opaqueredirect" }),
     });
     const error = await client.request("/v1/channels").catch((e: unknown) => e);
@@ -224,14 +224,14 @@ describe("a deadline covers the whole exchange, body included", () => {
   it("a trickling success body fails with TimeoutError at timeoutMs, not when the server stops", async () => {
     const service = await start();
     service.on(/.*/, trickle(200, { everyMs: 50 }));
-    const client = createHttpClient({ baseUrl: service.url, credentials, timeoutMs: 300, retry: false });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials, timeoutMs: 300, retry: false });
     await expect(client.request("/v1/promotions/x")).rejects.toBeInstanceOf(TimeoutError);
   });
 
   it("a trickling error body fails the same way", async () => {
     const service = await start();
     service.on(/.*/, trickle(500, { everyMs: 50 }));
-    const client = createHttpClient({ baseUrl: service.url, credentials, retry: false });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials, retry: false });
     await expect(client.request("/v1/x", { timeoutMs: 300 })).rejects.toBeInstanceOf(TimeoutError);
   });
 
@@ -240,7 +240,7 @@ describe("a deadline covers the whole exchange, body included", () => {
     service.on(/.*/, stall(200));
     const client = createHttpClient({
       baseUrl: service.url,
-      credentials,
+      ...credentials,
       timeoutMs: 600_000,
       idleTimeoutMs: 200,
       retry: false,
@@ -253,7 +253,7 @@ describe("a deadline covers the whole exchange, body included", () => {
   it("a stream upload answered by a stalled server fails at timeoutMs", async () => {
     const service = await start();
     service.on(/.*/, stall(200));
-    const client = createHttpClient({ baseUrl: service.url, credentials, timeoutMs: 300 });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials, timeoutMs: 300 });
     const body = new Blob(["chunk"]).stream();
     await expect(client.request("/v1/uploads/u", { method: "PUT", body })).rejects.toBeInstanceOf(
       TimeoutError,
@@ -261,15 +261,18 @@ describe("a deadline covers the whole exchange, body included", () => {
     expect(service.requests).toHaveLength(1);
   });
 
-  it("time spent in the hooks before sending (the rate budget's wait) does not count against timeoutMs", async () => {
+  it("time spent waiting for the rate budget does not count against timeoutMs", async () => {
     const service = await start();
     service.on(/.*/, json(200, { ok: true }));
     const client = createHttpClient({
       baseUrl: service.url,
-      credentials,
+      ...credentials,
       timeoutMs: 200,
       retry: false,
-      kyHooks: { beforeRequest: [() => new Promise<void>((resolve) => setTimeout(resolve, 400))] },
+      budget: {
+        acquire: () => new Promise((resolve) => setTimeout(() => resolve({ settle: () => {} }), 400)),
+        learn: async () => undefined,
+      },
     });
     expect((await client.request<{ ok: boolean }>("/v1/channels")).data.ok).toBe(true);
   });
@@ -288,7 +291,7 @@ describe("server-given waits are bounded", () => {
     it(`${wait.name}: a RateLimitError at once carrying retryAfterMs, no retry, no sleep`, async () => {
       const service = await start();
       service.on(/.*/, hugeWait(wait));
-      const client = createHttpClient({ baseUrl: service.url, credentials });
+      const client = createHttpClient({ baseUrl: service.url, ...credentials });
       const retries: number[] = [];
       const error = await client
         .request("/v1/promotions", {
@@ -308,7 +311,7 @@ describe("server-given waits are bounded", () => {
     const service = await start();
     service.on(/.*/, envelope(429, "RATE_LIMITED", { "retry-after": String(MAX_SERVER_WAIT_MS / 1000) }));
     const controller = new AbortController();
-    const client = createHttpClient({ baseUrl: service.url, credentials });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials });
     const pending = client.request("/v1/x", {
       signal: controller.signal,
       onRetry: ({ delayMs }) => {
@@ -325,7 +328,7 @@ describe("a transient upstream failure is retried after 2 to 5 seconds", () => {
   it("UPSTREAM_ERROR on a GET: one retry, its delay inside [2000, 5000] (real wait)", async () => {
     const service = await start();
     service.on(/.*/, envelope(502, "UPSTREAM_ERROR"));
-    const client = createHttpClient({ baseUrl: service.url, credentials });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials });
     const delays: number[] = [];
     const pending = client.request("/v1/channels", { onRetry: ({ delayMs }) => delays.push(delayMs) });
     // The service recovers once the first answer was given.
@@ -342,7 +345,7 @@ describe("a transient upstream failure is retried after 2 to 5 seconds", () => {
     const service = await start();
     const client = createHttpClient({
       baseUrl: service.url,
-      credentials,
+      ...credentials,
       retry: { limit: 1, upstreamDelayMs: [20, 30], baseDelayMs: 1, maxDelayMs: 1 },
     });
     for (const status of [502, 503, 504]) {
@@ -369,8 +372,8 @@ describe("a transient upstream failure is retried after 2 to 5 seconds", () => {
 describe("a client holds no secret in any property", () => {
   it("no rendering of the client shows the key: JSON, inspect (hidden too), structured clone, own properties", async () => {
     const service = await start();
-    const client = createHttpClient({ baseUrl: service.url, credentials: { sessionToken: "st_secret_tok" } });
-    const keyed = createHttpClient({ baseUrl: service.url, credentials });
+    const client = createHttpClient({ baseUrl: service.url, sessionToken: "st_secret_tok" });
+    const keyed = createHttpClient({ baseUrl: service.url, ...credentials });
     for (const [value, secret] of [
       [client, "st_secret_tok"],
       [keyed, apiKey],
@@ -391,7 +394,7 @@ describe("a client holds no secret in any property", () => {
   it("an answer that echoes the key does not put it in the error's message", async () => {
     const service = await start();
     service.on(/.*/, echoSecrets(400, "VALIDATION_ERROR"));
-    const client = createHttpClient({ baseUrl: service.url, credentials });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials });
     const error = await client.request("/v1/x").catch((e: unknown) => e);
     expect(String(error)).not.toContain(apiKey);
     expect(service.requests[0]?.headers.authorization).toBe(`Bearer ${apiKey}`);

@@ -1,10 +1,13 @@
 /**
  * The HTTP plumbing shared by the SDK's service packages: authentication headers, correlation ids,
- * the origin policy, deadlines over the whole exchange, mapping every failure to `@promo-review/errors`, safe retries, and a slot for rate-budget hooks.
+ * the origin policy, deadlines over the whole exchange, mapping every failure to `@promo-review/errors`,
+ * safe retries, and a slot for a rate budget: one `fetch` pipeline every package calls.
  * @packageDocumentation
  */
 export { type ReadBodyOptions, readBody } from "./body.js";
+export type { BudgetAdmission, BudgetedRequest, RequestBudget } from "./budget.js";
 export {
+  type ConnectionOptions,
   createHttpClient,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
@@ -13,11 +16,15 @@ export {
   type HttpResult,
   type RequestOptions,
 } from "./client.js";
+export { type HttpClientDefaults, type HttpClientSource, httpClientFrom } from "./client-from.js";
 export {
   type ApiKeyCredentials,
   authHeaders,
+  type CredentialFields,
+  type CredentialIssue,
   type Credentials,
   checkCredentials,
+  credentialIssues,
   type SessionCredentials,
   secretsOf,
 } from "./credentials.js";

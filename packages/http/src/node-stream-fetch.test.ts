@@ -6,7 +6,6 @@ import { runInNewContext } from "node:vm";
 import { NetworkError, TimeoutError } from "@promo-review/errors";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createHttpClient } from "./index.js";
-import { createHttpClient as createNodeHttpClient } from "./index.node.js";
 import { nodeStreamFetch } from "./node.js";
 import { TEST_TLS } from "./test-tls.js";
 
@@ -177,7 +176,7 @@ describe("it behaves as fetch does where the SDK depends on it", () => {
     expect(failure).toBeInstanceOf(TypeError);
     expect((failure as { cause: { code: string } }).cause.code).toBe("ECONNREFUSED");
 
-    const client = createHttpClient({ baseUrl: url, credentials, fetch: nodeStreamFetch });
+    const client = createHttpClient({ baseUrl: url, ...credentials, fetch: nodeStreamFetch });
     const error = await client
       .request("/x", { method: "PUT", body: pieces(1).stream })
       .catch((e: unknown) => e);
@@ -229,7 +228,7 @@ describe("it behaves as fetch does where the SDK depends on it", () => {
 
   it("the http client's per-request timeout applies (a TimeoutError), though a full garbage collection runs while it waits", async () => {
     const url = await serve((req) => req.resume()); // never answers
-    const client = createHttpClient({ baseUrl: url, credentials, fetch: nodeStreamFetch });
+    const client = createHttpClient({ baseUrl: url, ...credentials, fetch: nodeStreamFetch });
     // AbortSignal.any([signal, AbortSignal.timeout(ms)]) lost its timeout here on Node: the request hung.
     setTimeout(gc, 20);
     const error = await client
@@ -258,11 +257,11 @@ describe("it behaves as fetch does where the SDK depends on it", () => {
   });
 });
 
-describe("the Node entry (the `node` export condition) makes it the default", () => {
+describe("on Node (the `node` condition of `#stream-fetch`) it is the default for stream bodies", () => {
   it("stream bodies go through node:http unless a fetch is given; other requests through the platform's fetch", async () => {
     const url = await serve(echo);
     const platform = vi.spyOn(globalThis, "fetch");
-    const byDefault = createNodeHttpClient({ baseUrl: url, credentials });
+    const byDefault = createHttpClient({ baseUrl: url, ...credentials });
     const put = await byDefault.request<{ length: number }>("/x", { method: "PUT", body: pieces(4).stream });
     expect(put.data.length).toBe(4 * 64 * 1024);
     expect(platform).not.toHaveBeenCalled();
@@ -270,7 +269,7 @@ describe("the Node entry (the `node` export condition) makes it the default", ()
     expect(platform).toHaveBeenCalledTimes(1);
 
     const given: typeof fetch = vi.fn((input, init) => fetch(input, init));
-    const chosen = createNodeHttpClient({ baseUrl: url, credentials, fetch: given });
+    const chosen = createHttpClient({ baseUrl: url, ...credentials, fetch: given });
     await chosen.request("/x", { method: "PUT", body: pieces(1).stream });
     expect(given).toHaveBeenCalledTimes(1);
   });

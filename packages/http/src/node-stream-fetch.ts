@@ -1,15 +1,14 @@
 /**
  * A `fetch` for Node that sends a request whose `init.body` is a `ReadableStream` through `node:http`
- * / `node:https`, and every other request through the platform's `fetch`. The Node entry's
- * `createHttpClient` uses it unless given a `fetch` (see `client-node.ts`), so every client of the SDK
- * sends upload chunks this way on Node; it is exported to wrap it in a `fetch` of one's own.
+ * / `node:https`, and every other request through the platform's `fetch`. On Node, `createHttpClient`
+ * sends stream bodies through it unless given a `fetch` (see `stream-fetch.node.ts`), so every client
+ * of the SDK sends upload chunks this way on Node; it is exported to wrap it in a `fetch` of one's own.
  *
  * Why: Node's `fetch` (undici) moves a stream body through several Web Streams hops per piece. For a
- * large upload that work competes for the CPU with reading the source, and it costs throughput: a
- * 1 GiB upload from a web stream in 50 MiB chunks ran 4 to 8% faster, with a fifth less client CPU,
- * on the benchmark machine (see the upload-chunker benchmark, `stream` against `stream-fetch`). Here each
- * piece is written to the socket as it is, with the socket's backpressure, as a plain `node:http`
- * client would. The AWS SDK makes the same choice on Node (its `NodeHttpHandler`).
+ * large upload that work competes for the CPU with reading the source, and costs throughput and CPU
+ * (measured: `stream` against `stream-fetch` in `bench/results/upload-chunker.md`). Here each piece
+ * is written to the socket as it is, with the socket's backpressure, as a plain `node:http` client
+ * would. The AWS SDK makes the same choice on Node (its `NodeHttpHandler`).
  *
  * It behaves as `fetch` does where the SDK depends on it: it resolves once the response's headers
  * arrive (even while the body is still being sent; the rest of the body is then cancelled), a

@@ -1,10 +1,10 @@
-import type { HttpClientOptions } from "./client.js";
+import type { ConnectionOptions } from "./client.js";
 
 /**
  * The observability and identity options every package client takes and hands to its HTTP client
- * unchanged: `hooks`, `logger`, `appInfo`, and the rate budget's `kyHooks`.
+ * unchanged: `hooks`, `logger`, `appInfo`, and the rate `budget`.
  */
-export type ObservabilityOptions = Pick<HttpClientOptions, "hooks" | "logger" | "appInfo" | "kyHooks">;
+export type ObservabilityOptions = Pick<ConnectionOptions, "hooks" | "logger" | "appInfo" | "budget">;
 
 /** The {@link ObservabilityOptions} set in `options`, ready to spread into `createHttpClient`'s options. */
 export function observabilityOf(options: ObservabilityOptions): ObservabilityOptions {
@@ -12,6 +12,6 @@ export function observabilityOf(options: ObservabilityOptions): ObservabilityOpt
   if (options.hooks) picked.hooks = options.hooks;
   if (options.logger) picked.logger = options.logger;
   if (options.appInfo) picked.appInfo = options.appInfo;
-  if (options.kyHooks) picked.kyHooks = options.kyHooks;
+  if (options.budget) picked.budget = options.budget;
   return picked;
 }

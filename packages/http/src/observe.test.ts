@@ -27,7 +27,7 @@ describe("hooks: beforeRequest, afterResponse and beforeRetry around every attem
     const server = await scriptedServer(envelope(500, "INTERNAL_ERROR"), json(200, { ok: true }));
     const { calls, hooks, logger, lines } = recorder();
     try {
-      const http = createHttpClient({ baseUrl: server.url, credentials, hooks, logger, retry: noWait });
+      const http = createHttpClient({ baseUrl: server.url, ...credentials, hooks, logger, retry: noWait });
       const result = await http.request("/v1/things", { correlationId: "cid-1" });
       expect(result.attempts).toBe(2);
       expect(calls.map((c) => `${c.name}:${c.event.attempt}`)).toEqual([
@@ -72,7 +72,7 @@ describe("hooks: beforeRequest, afterResponse and beforeRetry around every attem
     const closed = await scriptedServer(json(200, {}));
     await closed.close();
     const { calls, hooks, logger, lines } = recorder();
-    const http = createHttpClient({ baseUrl: closed.url, credentials, hooks, logger, retry: false });
+    const http = createHttpClient({ baseUrl: closed.url, ...credentials, hooks, logger, retry: false });
     await expect(http.request("/v1/things", { method: "POST", json: {} })).rejects.toMatchObject({
       code: "NETWORK_ERROR",
     });
@@ -88,7 +88,7 @@ describe("hooks: beforeRequest, afterResponse and beforeRetry around every attem
     const server = await scriptedServer(envelope(404, "NOT_FOUND"));
     const { calls, hooks, logger, lines } = recorder();
     try {
-      const http = createHttpClient({ baseUrl: server.url, credentials, hooks, logger });
+      const http = createHttpClient({ baseUrl: server.url, ...credentials, hooks, logger });
       await expect(http.request("/v1/things/x")).rejects.toMatchObject({ code: "NOT_FOUND" });
       expect(calls.map((c) => c.name)).toEqual(["beforeRequest", "afterResponse"]);
       expect(lines.map((l) => [l.level, l.fields?.["status"], l.fields?.["code"]])).toEqual([
@@ -108,7 +108,7 @@ describe("an observer that throws or rejects never fails the request", () => {
     try {
       const http = createHttpClient({
         baseUrl: server.url,
-        credentials,
+        ...credentials,
         logger,
         hooks: {
           beforeRequest: () => {
@@ -138,7 +138,7 @@ describe("an observer that throws or rejects never fails the request", () => {
     try {
       const http = createHttpClient({
         baseUrl: server.url,
-        credentials,
+        ...credentials,
         logger: { debug: fail, info: fail, warn: fail, error: fail },
       });
       await expect(http.request("/v1/things")).resolves.toMatchObject({ status: 200 });
@@ -166,7 +166,7 @@ describe("an observer that throws or rejects never fails the request", () => {
     }
     const logger = new Collecting();
     try {
-      await createHttpClient({ baseUrl: server.url, credentials, logger }).request("/v1/x");
+      await createHttpClient({ baseUrl: server.url, ...credentials, logger }).request("/v1/x");
       expect(logger.seen).toHaveLength(1);
     } finally {
       await server.close();
@@ -182,7 +182,7 @@ describe("no secret reaches a hook argument or a log line", () => {
     );
     const { calls, lines, hooks, logger } = recorder();
     try {
-      const http = createHttpClient({ baseUrl: server.url, credentials, hooks, logger, retry: noWait });
+      const http = createHttpClient({ baseUrl: server.url, ...credentials, hooks, logger, retry: noWait });
       await http.request(`/v1/imports/1?token=${credentials.apiKey}`);
       expect(server.seen[0]?.url).toContain(credentials.apiKey);
       expect(calls).toHaveLength(5);
@@ -199,19 +199,25 @@ describe("no secret reaches a hook argument or a log line", () => {
   });
 });
 
-describe("the ky hooks slot (the rate budget's) still runs beside our hooks", () => {
-  it("kyHooks.beforeRequest runs before our beforeRequest, which fires when the attempt is sent", async () => {
+describe("the rate budget beside our hooks", () => {
+  it("the budget admits the attempt before our beforeRequest, which fires when the attempt is sent", async () => {
     const server = await scriptedServer(json(200, {}));
     const order: string[] = [];
     try {
       const http = createHttpClient({
         baseUrl: server.url,
-        credentials,
-        kyHooks: { beforeRequest: [() => void order.push("ky")] },
+        ...credentials,
+        budget: {
+          acquire: async () => {
+            order.push("budget");
+            return { settle: () => void order.push("settled") };
+          },
+          learn: async () => undefined,
+        },
         hooks: { beforeRequest: () => void order.push("ours") },
       });
       await http.request("/v1/x");
-      expect(order).toEqual(["ky", "ours"]);
+      expect(order).toEqual(["budget", "ours", "settled"]);
     } finally {
       await server.close();
     }

@@ -34,7 +34,8 @@ describe("redactAlso: secrets a client never sends are never shown either", () =
   it("an error echoing the webhook secret shows it in no rendering, and redact removes it", async () => {
     const client = createHttpClient({
       baseUrl: url,
-      credentials: { apiKey: "k_live_abc", externalUserId: "u-1" },
+      apiKey: "k_live_abc",
+      externalUserId: "u-1",
       redactAlso: [WEBHOOK_SECRET],
     });
     const error = await client.request("/v1/x").catch((e: unknown) => e);
@@ -51,7 +52,8 @@ describe("redactAlso: secrets a client never sends are never shown either", () =
   it("without it, the same answer shows the secret (the option is what hides it)", async () => {
     const client = createHttpClient({
       baseUrl: url,
-      credentials: { apiKey: "k_live_abc", externalUserId: "u-1" },
+      apiKey: "k_live_abc",
+      externalUserId: "u-1",
     });
     const error = (await client.request("/v1/x").catch((e: unknown) => e)) as Error;
     expect(error.message).toContain(MATERIAL);

@@ -25,7 +25,7 @@ describe("a result says how its exchange went", () => {
       json(201, { correlationId: "c-body" }),
     );
     closers.push(server.close);
-    const client = createHttpClient({ baseUrl: server.url, credentials, retry: fast });
+    const client = createHttpClient({ baseUrl: server.url, ...credentials, retry: fast });
     const result = await client.request("/v1/x");
     const metadata = responseMetadata(result);
     expect(metadata).toMatchObject({ status: 201, attempts: 2, correlationId: "c-body" });
@@ -47,7 +47,7 @@ describe("a key the service echoes in a header is not kept in the metadata", () 
       json(200, {}, { "x-echo": `key=${credentials.apiKey}`, "x-plain": "1" }),
     );
     closers.push(server.close);
-    const client = createHttpClient({ baseUrl: server.url, credentials });
+    const client = createHttpClient({ baseUrl: server.url, ...credentials });
     const result = await client.request("/v1/x");
     const metadata = responseMetadata(result, client.redact);
     expect(metadata.headers.get("x-echo")).not.toContain(credentials.apiKey);

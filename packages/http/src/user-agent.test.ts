@@ -11,7 +11,7 @@ describe("User-Agent: promo-review-sdk/<version> (<runtime>/<version>) on every 
   it("Node sends its own version; the default SDK version is this package's", async () => {
     const server = await scriptedServer(json(200, {}));
     try {
-      await createHttpClient({ baseUrl: server.url, credentials }).request("/v1/x");
+      await createHttpClient({ baseUrl: server.url, ...credentials }).request("/v1/x");
       expect(server.seen[0]?.headers["user-agent"]).toBe(
         `promo-review-sdk/${HTTP_VERSION} (node/${process.versions.node})`,
       );
@@ -25,7 +25,7 @@ describe("User-Agent: promo-review-sdk/<version> (<runtime>/<version>) on every 
     try {
       const http = createHttpClient({
         baseUrl: server.url,
-        credentials,
+        ...credentials,
         sdkVersion: "9.8.7",
         appInfo: { name: "MyApp", version: "1.2", url: "https://myapp.example" },
       });
@@ -75,7 +75,7 @@ describe("User-Agent: promo-review-sdk/<version> (<runtime>/<version>) on every 
           /appInfo.name must be printable ASCII/,
         );
         expect(() =>
-          createHttpClient({ baseUrl: "http://127.0.0.1:1", credentials, appInfo: { name, url: bad } }),
+          createHttpClient({ baseUrl: "http://127.0.0.1:1", ...credentials, appInfo: { name, url: bad } }),
         ).toThrow(/appInfo.url/);
       }),
     );

@@ -6,7 +6,8 @@ const server = useLyingServer();
 const links = () =>
   createLinkCapture({
     baseUrl: server().url,
-    credentials: { apiKey: "pk_test_links", externalUserId: "user-1" },
+    apiKey: "pk_test_links",
+    externalUserId: "user-1",
     pollIntervalMs: 1,
   });
 

@@ -8,16 +8,12 @@
 import { checkResponse, localValidationError, type Redactor, type ResponseShape } from "@promo-review/errors";
 import {
   type CallControl,
-  type Credentials,
   callControl,
-  createHttpClient,
   type HttpClient,
-  type HttpClientOptions,
+  type HttpClientSource,
   type HttpResult,
+  httpClientFrom,
   newCorrelationId,
-  type ObservabilityOptions,
-  observabilityOf,
-  type RetryPolicy,
   responseMetadata,
   type WithResponse,
   withResponse,
@@ -34,26 +30,20 @@ import { linkKind, nodeIdOf, parseLink } from "./link-kind.js";
 import { ImportPoll, type PollPacing } from "./poll.js";
 import type { CaptureResponse, FileFormat, ImportPollState, WaitOptions } from "./types.js";
 
-/** How to reach the main API, and how patient to be. */
 /**
- * ...plus `hooks`, `logger` and `appInfo` (see `ObservabilityOptions` in `@promo-review/http`), and a
- * rate budget's `budget.kyHooks()` as `kyHooks`; all unused when `http` is given.
+ * How to reach the main API, and how patient to be: a ready `http` client (the facade shares one), or
+ * `baseUrl` with the flat credentials (`apiKey`, `externalUserId`, `externalUserEmail`) and the
+ * connection options of `@promo-review/http` (`fetch`, `retry`, `trustedOrigins`, `hooks`, `logger`,
+ * `appInfo`, and a rate `budget`), all unused when `http` is given.
  */
-export interface LinkCaptureOptions extends ObservabilityOptions {
+export interface LinkCaptureOptions extends HttpClientSource {
   /** The main API's base URL. Needed unless `http` is given. */
   baseUrl?: string;
-  /** API key and acting user. Needed unless `http` is given. */
-  credentials?: Credentials;
-  fetch?: typeof fetch;
-  /** Retry policy overrides for this client's requests (see `@promo-review/http`), or `false` for one attempt each. */
-  retry?: Partial<RetryPolicy> | false | undefined;
   /**
    * Further origins that may receive requests and credentials (a deployment that serves `statusUrl`
    * elsewhere). Off by default: a `statusUrl` on another origin is refused with a `ForeignOriginError`.
    */
   trustedOrigins?: readonly string[];
-  /** A ready main-API client (the facade shares one). */
-  http?: HttpClient;
   /** Timeout of the capture request: a generic capture may take two minutes. Default 150 000 ms. */
   captureTimeoutMs?: number;
   /** First pause between status polls. Default 2000 ms ("every few seconds"). */
@@ -138,24 +128,13 @@ function checkCaptureAnswer(
   return checkResponse(answer.data, shape, context) as CaptureBody;
 }
 
-function mainClient(options: LinkCaptureOptions): HttpClient {
-  if (options.http) return options.http;
-  if (!options.baseUrl || !options.credentials) {
-    throw new TypeError("createLinkCapture needs `http`, or `baseUrl` and `credentials`");
-  }
-  return createHttpClient({
-    baseUrl: options.baseUrl,
-    credentials: options.credentials,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...observabilityOf(options),
-    ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
-    ...(options.retry !== undefined ? { retry: options.retry } : {}),
-  });
-}
-
 /** Creates link capture over the main API. Nothing is sent until a method is called. */
 export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
-  const http = mainClient(options);
+  const http = httpClientFrom(options, {
+    client: "createLinkCapture",
+    baseUrlField: "baseUrl",
+    baseUrl: options.baseUrl,
+  });
   const captureTimeoutMs = options.captureTimeoutMs ?? 150_000;
   const pollIntervalMs = options.pollIntervalMs ?? 2000;
   const pollTimeoutMs = options.pollTimeoutMs ?? 600_000;

@@ -29,7 +29,8 @@ async function setup(statusUrl: (service: HostileServer, stranger: HostileServer
   const links = (options: Partial<LinkCaptureOptions> = {}) =>
     createLinkCapture({
       baseUrl: service.url,
-      credentials: { apiKey, externalUserId: "user-42" },
+      apiKey,
+      externalUserId: "user-42",
       pollIntervalMs: 10,
       maxPollIntervalMs: 20,
       ...options,

@@ -1,4 +1,4 @@
-import { PromoReviewError } from "@promo-review/errors";
+import { PromoReviewError, ValidationError } from "@promo-review/errors";
 import { describe, expect, it } from "vitest";
 import { createLinkCapture } from "./capture.js";
 import { explainCaptureError } from "./explain.js";
@@ -18,7 +18,8 @@ function scripted(answers: unknown[]): typeof fetch {
 const links = (answers: unknown[]) =>
   createLinkCapture({
     baseUrl: "http://service.test/api",
-    credentials: { apiKey: "sk_test_x", externalUserId: "u1" },
+    apiKey: "sk_test_x",
+    externalUserId: "u1",
     fetch: scripted(answers),
     pollIntervalMs: 1,
   });
@@ -77,8 +78,9 @@ describe("import statuses the spec does not show", () => {
       code: "UNEXPECTED_RESPONSE",
     });
   });
-  it("needs an http client or a base URL and credentials", () => {
-    expect(() => createLinkCapture({})).toThrow(TypeError);
+  it("needs an http client or a base URL and credentials: one ValidationError naming them", () => {
+    expect(() => createLinkCapture({})).toThrow(ValidationError);
+    expect(() => createLinkCapture({})).toThrow(/createLinkCapture/);
   });
 });
 

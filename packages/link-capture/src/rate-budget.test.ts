@@ -30,7 +30,7 @@ describe("the link-capture sub-budget applies to captures", () => {
       // Admission is at send time, counting at arrival: a margin covers the gap on a busy event loop.
       safetyMarginMs: 300,
     });
-    const links = linksFor(sim(), { kyHooks: budget.kyHooks() as never });
+    const links = linksFor(sim(), { budget });
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) => links.capture(`https://example.com/p/${i}`)),
     );

@@ -26,7 +26,8 @@ export function recordingFetch(sent: Sent[]): typeof fetch {
 export function linksFor(sim: Simulator, options: Partial<LinkCaptureOptions> = {}) {
   return createLinkCapture({
     baseUrl: sim.baseUrl,
-    credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    apiKey: sim.apiKey,
+    externalUserId: sim.externalUserId,
     pollIntervalMs: 20,
     maxPollIntervalMs: 50,
     ...options,

@@ -9,7 +9,8 @@ const server = useLyingServer();
 const client = () =>
   createPromotionsClient({
     baseUrl: server().url,
-    credentials: { apiKey: "pk_test_answers", externalUserId: "user-1" },
+    apiKey: "pk_test_answers",
+    externalUserId: "user-1",
     retry: false,
   });
 
@@ -221,7 +222,8 @@ describe("an upload id the service names in a 409 upload_not_ready is a uuid bef
     const waited: string[][] = [];
     const c = createPromotionsClient({
       baseUrl: server().url,
-      credentials: { apiKey: "pk_test_answers", externalUserId: "user-1" },
+      apiKey: "pk_test_answers",
+      externalUserId: "user-1",
       waitForUploads: async (ids) => {
         waited.push(ids);
       },

@@ -24,7 +24,9 @@ async function setup(options: Partial<PromotionsClientOptions> = {}) {
   stranger.on(/.*/, json(201, { promotionId: "evil", versionId: "evil", channels: [{ id: "evil" }] }));
   const client = createPromotionsClient({
     baseUrl: service.url,
-    credentials: { apiKey, externalUserId: "user-42", externalUserEmail: "ana@example.com" },
+    apiKey,
+    externalUserId: "user-42",
+    externalUserEmail: "ana@example.com",
     validate: false,
     retry: { baseDelayMs: 1, maxDelayMs: 2, upstreamDelayMs: [1, 2] },
     ...options,

@@ -56,11 +56,9 @@ describe("create: 201 with promotion, version, publicId, metadata, tags and corr
 describe("headers: key, acting user, optional email, one correlation id per operation", () => {
   it("sends X-External-User-ID, the email when configured, and the caller's correlation id", async () => {
     const promotions = clientFor(sim(), {
-      credentials: {
-        apiKey: sim().apiKey,
-        externalUserId: sim().externalUserId,
-        externalUserEmail: "ana@example.com",
-      },
+      apiKey: sim().apiKey,
+      externalUserId: sim().externalUserId,
+      externalUserEmail: "ana@example.com",
     });
     const created = await promotions.create(simTextBody(sim()), { correlationId: "trace-create-1" });
     expect(created.correlationId).toBe("trace-create-1");

@@ -7,19 +7,11 @@
  */
 
 import { localValidationError } from "@promo-review/errors";
-import type {
-  Credentials,
-  HttpClient,
-  HttpClientOptions,
-  ObservabilityOptions,
-  RetryPolicy,
-  WithResponse,
-} from "@promo-review/http";
+import type { HttpClient, HttpClientSource, RetryPolicy, WithResponse } from "@promo-review/http";
 import {
   callControl,
-  createHttpClient,
+  httpClientFrom,
   newCorrelationId,
-  observabilityOf,
   responseMetadata,
   withResponse,
 } from "@promo-review/http";
@@ -56,20 +48,15 @@ import type {
 import { sendWaitingForUploads, type UploadWaiter } from "./upload-wait.js";
 import { validateCreatePromotion, validateId, validateNewVersion, validateSubmit } from "./validate.js";
 
-/** How to reach the main API, and how careful to be. */
 /**
- * ...plus `hooks`, `logger` and `appInfo` (see `ObservabilityOptions` in `@promo-review/http`), and a
- * rate budget's `budget.kyHooks()` as `kyHooks`; all unused when `http` is given.
+ * How to reach the main API, and how careful to be: a ready `http` client (the facade shares one), or
+ * `baseUrl` with the flat credentials (`apiKey`, `externalUserId`, `externalUserEmail`) and the
+ * connection options of `@promo-review/http` (`fetch`, `timeoutMs`, `retry`, `trustedOrigins`,
+ * `hooks`, `logger`, `appInfo`, and a rate `budget`), all unused when `http` is given.
  */
-export interface PromotionsClientOptions extends ObservabilityOptions {
+export interface PromotionsClientOptions extends HttpClientSource {
   /** The main API's base URL. Needed unless `http` is given. */
   baseUrl?: string;
-  /** API key and acting user. Needed unless `http` is given. */
-  credentials?: Credentials;
-  /** A `fetch` to use instead of the global one. */
-  fetch?: typeof fetch;
-  /** A ready main-API client (the facade shares one); `baseUrl`, `credentials`, `fetch`, `hooks` then go unused. */
-  http?: HttpClient;
   /** Further origins the main API may redirect to with credentials (default none: such a redirect fails). */
   trustedOrigins?: readonly string[];
   /** Per-attempt deadline of main-API requests, the answer's body included. Default 30 s. */
@@ -170,22 +157,6 @@ export interface PromotionsClient {
   http: HttpClient;
 }
 
-function mainClient(options: PromotionsClientOptions): HttpClient {
-  if (options.http) return options.http;
-  if (!options.baseUrl || !options.credentials) {
-    throw new TypeError("createPromotionsClient needs `http`, or `baseUrl` and `credentials`");
-  }
-  return createHttpClient({
-    baseUrl: options.baseUrl,
-    credentials: options.credentials,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...observabilityOf(options),
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
-    ...(options.retry !== undefined ? { retry: options.retry } : {}),
-  });
-}
-
 const path = (...segments: string[]) => segments.map((s) => encodeURIComponent(s)).join("/");
 
 /**
@@ -193,7 +164,11 @@ const path = (...segments: string[]) => segments.map((s) => encodeURIComponent(s
  * called, and no timer runs between operations.
  */
 export function createPromotionsClient(options: PromotionsClientOptions): PromotionsClient {
-  const http = mainClient(options);
+  const http = httpClientFrom(options, {
+    client: "createPromotionsClient",
+    baseUrlField: "baseUrl",
+    baseUrl: options.baseUrl,
+  });
   const validate = options.validate ?? true;
   const uploadWait = {
     waitForUploads: options.waitForUploads,

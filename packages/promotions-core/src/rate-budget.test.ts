@@ -34,7 +34,7 @@ describe("the creation budget is never exceeded when 100 creations are queued at
       ],
       safetyMarginMs: 500,
     });
-    const promotions = clientFor(sim(), { kyHooks: budget.kyHooks() as never });
+    const promotions = clientFor(sim(), { budget });
     const started = Date.now();
     const results = await Promise.all(
       Array.from({ length: CREATIONS }, (_, i) =>

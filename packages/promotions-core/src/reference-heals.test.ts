@@ -7,7 +7,8 @@ const server = useLyingServer();
 function reader(now: () => number) {
   return createPromotionsClient({
     baseUrl: server().url,
-    credentials: { apiKey: "pk_test_reference", externalUserId: "user-1" },
+    apiKey: "pk_test_reference",
+    externalUserId: "user-1",
     retry: false,
     referenceCache: { now },
   }).reference;

@@ -11,7 +11,8 @@ import type { CreatePromotionRequest } from "./types.js";
 export function clientFor(sim: Simulator, options: Partial<PromotionsClientOptions> = {}) {
   return createPromotionsClient({
     baseUrl: sim.baseUrl,
-    credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    apiKey: sim.apiKey,
+    externalUserId: sim.externalUserId,
     ...options,
   });
 }
@@ -76,7 +77,8 @@ export function requestsTo(sim: Simulator, method: string, path: string | RegExp
 export function chunkerWaiter(sim: Simulator) {
   const uploader = createUploader({
     filesUrl: sim.filesUrl,
-    credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    apiKey: sim.apiKey,
+    externalUserId: sim.externalUserId,
   });
   return async (uploadIds: string[], { signal }: { signal?: AbortSignal }) => {
     await Promise.all(

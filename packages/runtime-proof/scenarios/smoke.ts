@@ -8,7 +8,7 @@ import { describeError, runtimeFingerprint, type ScenarioInput, type ScenarioOut
 
 export async function run({ sim }: ScenarioInput): Promise<ScenarioOutput> {
   const credentials = { apiKey: sim.apiKey, externalUserId: sim.externalUserId };
-  const client = createHttpClient({ baseUrl: sim.baseUrl, credentials });
+  const client = createHttpClient({ baseUrl: sim.baseUrl, ...credentials });
   const channels = await client.request<{ channels: { id: string }[] }>("/v1/channels", {
     correlationId: "proof-channels",
   });
@@ -21,7 +21,7 @@ export async function run({ sim }: ScenarioInput): Promise<ScenarioOutput> {
   }
   let unauthorized: unknown;
   try {
-    const bad = createHttpClient({ baseUrl: sim.baseUrl, credentials: { ...credentials, apiKey: "sk_bad" } });
+    const bad = createHttpClient({ baseUrl: sim.baseUrl, ...credentials, apiKey: "sk_bad" });
     await bad.request("/v1/channels");
   } catch (error) {
     unauthorized = error;

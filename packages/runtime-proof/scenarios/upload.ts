@@ -11,7 +11,8 @@ export async function run({ sim, size, source, chunkSize }: ScenarioInput): Prom
   const bytes = size as number;
   const uploader = createUploader({
     filesUrl: sim.filesUrl,
-    credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    apiKey: sim.apiKey,
+    externalUserId: sim.externalUserId,
   });
   let reports = 0;
   let backwards = false;

@@ -127,16 +127,13 @@ export interface PromoReviewClient {
  */
 export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const settings = resolveSettings(config, config.env);
-  const credentials = {
-    apiKey: settings.apiKey,
-    externalUserId: settings.externalUserId,
-    ...(settings.externalUserEmail ? { externalUserEmail: settings.externalUserEmail } : {}),
-  };
   const budget = chooseBudget(config.rateBudget, settings.apiKey, settings.baseUrl);
   const webhookSecrets = settings.webhookSecret === undefined ? [] : [settings.webhookSecret].flat();
   const logger = config.logger ?? (debugEnabled(config.debug, config.env) ? console : undefined);
   const common = {
-    credentials,
+    apiKey: settings.apiKey,
+    externalUserId: settings.externalUserId,
+    externalUserEmail: settings.externalUserEmail,
     // A service that echoes what it was sent could only echo the key, but a proxy or a misplaced
     // setting could show the webhook secret too: every error of the client redacts both.
     redactAlso: webhookSecrets,
@@ -152,9 +149,9 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const main: HttpClient = createHttpClient({
     ...common,
     baseUrl: settings.baseUrl,
-    ...(budget ? { kyHooks: budget.kyHooks() } : {}),
+    budget,
   });
-  // The file service has no stated budget (chunk PUT and status are not limited), so no hooks.
+  // The file service has no stated budget (chunk PUT and status are not limited), so none here.
   const files: HttpClient = createHttpClient({ ...common, baseUrl: settings.filesUrl });
   const { http: _files, ...uploads } = createUploader({
     http: files,

@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nodeStreamFetch } from "@promo-review/http/node";
 import { startSimulator } from "@promo-review/simulator";
 import { afterAll, describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
-import { fileSource, nodeStreamFetch } from "./node.js";
+import { fileSource } from "./node.js";
 import { clientFor, promotionFields } from "./test-sim.js";
 
 const sim = useSimulator(startSimulator, { seed: 3, uploadProcessingDelayMs: 20, maxChunkSize: 256 * 1024 });

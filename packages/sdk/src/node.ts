@@ -1,7 +1,7 @@
 /**
- * Node-only helpers of the SDK: a file path as an upload source (zero-copy, via `fs.openAsBlob`), and
- * `nodeStreamFetch`, the `fetch` that sends stream bodies (upload chunks) through `node:http`. It is
- * already the default on Node; it is exported to wrap it in your own `fetch` (logging, tracing).
+ * Node-only helpers of the SDK: a file path as an upload source (zero-copy, via `fs.openAsBlob`).
+ * `nodeStreamFetch`, the `fetch` that sends upload chunks through `node:http` (the default on Node),
+ * is exported from `@promo-review/http/node`, to wrap it in your own `fetch` (logging, tracing).
  * @packageDocumentation
  */
-export { fileSource, nodeStreamFetch } from "@promo-review/upload-chunker/node";
+export { fileSource } from "@promo-review/upload-chunker/node";

@@ -98,7 +98,7 @@ describe("standalone package clients take the same hooks, logger and appInfo", (
     const { calls, lines, hooks, logger } = recorder();
     const credentials = { apiKey: sim().apiKey, externalUserId: sim().externalUserId };
     const appInfo = { name: "Standalone", version: "1" };
-    const common = { credentials, hooks, logger, appInfo };
+    const common = { ...credentials, hooks, logger, appInfo };
     const uploader = createUploader({ ...common, filesUrl: sim().filesUrl });
     await uploader.upload(new TextEncoder().encode("%PDF-1.4 hi"), {
       fileName: "a.pdf",

@@ -1,7 +1,7 @@
 import { AbortError } from "@promo-review/errors";
+import { nodeStreamFetch } from "@promo-review/http/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUploader, DEFAULT_READ_AHEAD_BYTES, type Uploader, uploadStateOf } from "./index.js";
-import { nodeStreamFetch } from "./node.js";
 import { type ChildSimulator, childSimulator, patterned } from "./test-support.js";
 
 // The simulator runs in another process, so the timers and sockets counted here are the client's.
@@ -16,7 +16,8 @@ afterAll(() => sim.close());
 function uploaderFor(retry = {}, fetch?: typeof globalThis.fetch): Uploader {
   return createUploader({
     filesUrl: sim.filesUrl,
-    credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    apiKey: sim.apiKey,
+    externalUserId: sim.externalUserId,
     retry: { baseDelayMs: 600_000, maxDelayMs: 600_000, ...retry },
     pollIntervalMs: 600_000,
     ...(fetch ? { fetch } : {}),

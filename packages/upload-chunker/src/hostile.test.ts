@@ -29,7 +29,8 @@ async function setup(uploadUrl: (service: HostileServer, stranger: HostileServer
   const uploader = (options: Partial<UploaderOptions> = {}) =>
     createUploader({
       filesUrl: service.url,
-      credentials: { apiKey, externalUserId: "user-42" },
+      apiKey,
+      externalUserId: "user-42",
       pollIntervalMs: 5,
       retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 2, upstreamDelayMs: [1, 2] },
       ...options,

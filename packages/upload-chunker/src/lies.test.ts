@@ -21,7 +21,8 @@ const id = someUuid();
 const uploader = (options: Partial<UploaderOptions> = {}) =>
   createUploader({
     filesUrl: server().url,
-    credentials: { apiKey: "pk_test_lies", externalUserId: "user-1" },
+    apiKey: "pk_test_lies",
+    externalUserId: "user-1",
     retry: { baseDelayMs: 2, maxDelayMs: 40 },
     pollIntervalMs: 5,
     ...options,

@@ -1,10 +1,11 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { nodeStreamFetch } from "@promo-review/http/node";
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createUploader, type RetryEvent, type Uploader } from "./index.js";
-import { fileSource, nodeStreamFetch } from "./node.js";
+import { fileSource } from "./node.js";
 import {
   addFailingChunkFaults,
   chunkPuts,
@@ -55,7 +56,8 @@ describe("on Node, chunk bodies go through node:http (nodeStreamFetch) unless an
       };
       const chosen = createUploader({
         filesUrl: sim.filesUrl,
-        credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+        apiKey: sim.apiKey,
+        externalUserId: sim.externalUserId,
         pollIntervalMs: 5,
         ...config,
       });

@@ -1,8 +1,7 @@
 /**
- * Node-only helpers: a file path as an upload source, a resume store in files (uploads that survive
- * their process), and `nodeStreamFetch` (from
- * `@promo-review/http/node`), the transport for chunk bodies that is already Node's default (exported
- * to wrap it). Kept off the main entry so browsers, Deno and Workers never load a Node built-in.
+ * Node-only helpers: a file path as an upload source, and a resume store in files (uploads that
+ * survive their process). Kept off the main entry so browsers, Deno and Workers never load a Node
+ * built-in. The transport of chunk bodies on Node, `nodeStreamFetch`, is `@promo-review/http/node`'s.
  * @packageDocumentation
  */
 import { openAsBlob, type Stats } from "node:fs";
@@ -10,7 +9,6 @@ import { type FileHandle, open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { type FileRangeReader, MAX_PIECE, READ_FILE_RANGE } from "./sources.js";
 
-export { nodeStreamFetch } from "@promo-review/http/node";
 export { type CacheDirectoryOptions, userCacheDirectory } from "./cache-directory.js";
 export { type FileResumeStoreOptions, fileResumeStore, stateFileName } from "./file-resume-store.js";
 

@@ -170,7 +170,8 @@ describe("resume within a process", () => {
     };
     const client = createUploader({
       filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+      apiKey: sim.apiKey,
+      externalUserId: sim.externalUserId,
       fetch: forgetful,
     });
     const error = await client
@@ -205,7 +206,8 @@ describe("resume within a process", () => {
     const store = memoryResumeStore();
     const client = createUploader({
       filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+      apiKey: sim.apiKey,
+      externalUserId: sim.externalUserId,
       store,
       pollIntervalMs: 5,
     });
@@ -252,7 +254,8 @@ describe("stores", () => {
     const page = () =>
       createUploader({
         filesUrl: sim.filesUrl,
-        credentials: { sessionToken: sim.sessionToken, workspaceId: sim.workspaceId },
+        sessionToken: sim.sessionToken,
+        workspaceId: sim.workspaceId,
         store: webStorageResumeStore(storage),
         pollIntervalMs: 5,
       });

@@ -44,7 +44,8 @@ const PUTS = "PUT /v1/uploads/*";
 function clientWith(options: Partial<UploaderOptions>): Uploader {
   return createUploader({
     filesUrl: sim.filesUrl,
-    credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    apiKey: sim.apiKey,
+    externalUserId: sim.externalUserId,
     pollIntervalMs: 5,
     ...options,
   });
@@ -229,7 +230,8 @@ describe("a failure that will not heal ends with a typed error naming the upload
   it("an error with no upload id yet is passed through unchanged", async () => {
     const wrongKey = createUploader({
       filesUrl: sim.filesUrl,
-      credentials: { apiKey: "sk_revoked_nope", externalUserId: "u" },
+      apiKey: "sk_revoked_nope",
+      externalUserId: "u",
     });
     const error = await wrongKey
       .upload(patterned(10), { fileName: "a.pdf", contentType: "application/pdf" })

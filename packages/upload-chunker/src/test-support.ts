@@ -16,7 +16,8 @@ export async function simulatorWithUploader(
   const sim = await startSimulator(withSelectedProfile({ uploadProcessingDelayMs: 5, ...simulatorOptions }));
   const uploader = createUploader({
     filesUrl: sim.filesUrl,
-    credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+    apiKey: sim.apiKey,
+    externalUserId: sim.externalUserId,
     pollIntervalMs: 5,
     retry: { baseDelayMs: 2, maxDelayMs: 20 },
     ...uploaderOptions,

@@ -203,7 +203,8 @@ describe("the service's PAYLOAD_TOO_LARGE is still handled when the local table 
     };
     const stale = createUploader({
       filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+      apiKey: sim.apiKey,
+      externalUserId: sim.externalUserId,
       fetch: inflating,
     });
     const error = await stale
@@ -222,7 +223,9 @@ describe("authentication for both kinds of caller", () => {
   it("an API key sends X-External-User-ID and X-External-User-Email", async () => {
     const keyed = createUploader({
       filesUrl: sim.filesUrl,
-      credentials: { apiKey: sim.apiKey, externalUserId: "u-7", externalUserEmail: "u7@example.com" },
+      apiKey: sim.apiKey,
+      externalUserId: "u-7",
+      externalUserEmail: "u7@example.com",
     });
     const result = await keyed.upload(patterned(100), { fileName: "a.pdf", contentType: "application/pdf" });
     const headers = sim.control
@@ -239,7 +242,8 @@ describe("authentication for both kinds of caller", () => {
   it("a session token sends x-service-workspace-id", async () => {
     const session = createUploader({
       filesUrl: sim.filesUrl,
-      credentials: { sessionToken: sim.sessionToken, workspaceId: sim.workspaceId },
+      sessionToken: sim.sessionToken,
+      workspaceId: sim.workspaceId,
       pollIntervalMs: 5,
     });
     const bytes = patterned(2 * CHUNK);
@@ -251,10 +255,8 @@ describe("authentication for both kinds of caller", () => {
   });
 
   it("a missing filesUrl or credentials is a local validation error", () => {
-    expect(() => createUploader({ credentials: { apiKey: "k", externalUserId: "u" } })).toThrow(
-      ValidationError,
-    );
-    expect(() => createUploader({ filesUrl: sim.filesUrl })).toThrow(/credentials/);
+    expect(() => createUploader({ apiKey: "k", externalUserId: "u" })).toThrow(ValidationError);
+    expect(() => createUploader({ filesUrl: sim.filesUrl })).toThrow(/apiKey/);
   });
 });
 
@@ -315,7 +317,8 @@ describe("a stream source is read at most chunk + readAheadBytes past the bytes 
       const piece = 4096;
       const bounded = createUploader({
         filesUrl: sim.filesUrl,
-        credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId },
+        apiKey: sim.apiKey,
+        externalUserId: sim.externalUserId,
         readAheadBytes,
         streamRequestBodies,
       });
@@ -355,10 +358,10 @@ describe("a stream source is read at most chunk + readAheadBytes past the bytes 
 
   it("readAheadBytes must be a whole number of bytes", () => {
     const credentials = { apiKey: sim.apiKey, externalUserId: sim.externalUserId };
-    expect(() => createUploader({ filesUrl: sim.filesUrl, credentials, readAheadBytes: -1 })).toThrow(
+    expect(() => createUploader({ filesUrl: sim.filesUrl, ...credentials, readAheadBytes: -1 })).toThrow(
       /readAheadBytes/,
     );
-    expect(() => createUploader({ filesUrl: sim.filesUrl, credentials, readAheadBytes: 1.5 })).toThrow(
+    expect(() => createUploader({ filesUrl: sim.filesUrl, ...credentials, readAheadBytes: 1.5 })).toThrow(
       ValidationError,
     );
   });

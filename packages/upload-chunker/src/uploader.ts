@@ -5,12 +5,10 @@
 import { localValidationError } from "@promo-review/errors";
 import {
   type CallControl,
-  type Credentials,
-  createHttpClient,
   DEFAULT_RETRY,
   type HttpClient,
-  type ObservabilityOptions,
-  observabilityOf,
+  type HttpClientSource,
+  httpClientFrom,
   type RetryPolicy,
   type WithResponse,
   withResponse,
@@ -25,16 +23,13 @@ import { getUploadState, type UploadState, type WaitOptions, waitForUpload } fro
 
 /** How an uploader reaches the file service and behaves. */
 /**
- * ...plus `hooks`, `logger` and `appInfo` (see `ObservabilityOptions` in `@promo-review/http`), and a
- * rate budget's `budget.kyHooks()` as `kyHooks`; all unused when `http` is given.
+ * ...plus the flat credentials (`apiKey` with `externalUserId` and optionally `externalUserEmail`, or
+ * `sessionToken` with `workspaceId`), `fetch`, `hooks`, `logger`, `appInfo` and a rate `budget` (see
+ * `HttpClientSource` in `@promo-review/http`); all unused when `http` is given.
  */
-export interface UploaderOptions extends ObservabilityOptions {
+export interface UploaderOptions extends HttpClientSource {
   /** The file service's base URL (`{files_url}`). Not needed when `http` is given. */
   filesUrl?: string;
-  /** An API key with `externalUserId` (and optionally `externalUserEmail`), or a session token with `workspaceId`. */
-  credentials?: Credentials;
-  /** A `fetch` to use instead of the global one. */
-  fetch?: typeof fetch;
   /**
    * Further origins that may receive requests and credentials (a deployment whose `uploadUrl` is on
    * another host). Off by default: an `uploadUrl` on another origin fails the upload, nothing sent.
@@ -42,7 +37,7 @@ export interface UploaderOptions extends ObservabilityOptions {
   trustedOrigins?: readonly string[];
   /** Deadline of initiation and status requests, body included (default 30 s; chunks: `chunkTimeoutMs`). */
   timeoutMs?: number;
-  /** A ready client for the file service, instead of `filesUrl` and `credentials`. */
+  /** A ready client for the file service, instead of `filesUrl` and the credentials. */
   http?: HttpClient;
   /** Where unfinished uploads are remembered (default: this process's memory). */
   store?: ResumeStore;
@@ -119,17 +114,11 @@ export const DEFAULT_CHUNK_RETRY_LIMIT = 5;
 
 /** Creates an uploader for the file service. */
 export function createUploader(options: UploaderOptions): Uploader {
-  const http =
-    options.http ??
-    createHttpClient({
-      baseUrl: required(options.filesUrl, "filesUrl"),
-      credentials: required(options.credentials, "credentials"),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...observabilityOf(options),
-      ...(options.retry !== undefined ? { retry: options.retry } : {}),
-      ...(options.trustedOrigins ? { trustedOrigins: options.trustedOrigins } : {}),
-      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    });
+  const http = httpClientFrom(options, {
+    client: "createUploader",
+    baseUrlField: "filesUrl",
+    baseUrl: options.filesUrl,
+  });
   const context: TransferContext = {
     http,
     store: options.store ?? memoryResumeStore(),
@@ -181,14 +170,4 @@ function readAheadOf(bytes = DEFAULT_READ_AHEAD_BYTES): number {
     );
   }
   return bytes;
-}
-
-function required<T>(value: T | undefined, field: string): T {
-  if (value === undefined) {
-    throw localValidationError(
-      [{ field, message: "is required (or pass a ready `http` client)" }],
-      "The uploader configuration is invalid",
-    );
-  }
-  return value;
 }

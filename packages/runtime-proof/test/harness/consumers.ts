@@ -23,10 +23,10 @@ import assert from "node:assert/strict";
 import { AuthenticationError } from "@promo-review/errors";
 import { createHttpClient } from "@promo-review/http";
 const sim = JSON.parse(process.env.PROOF_SIM);
-const client = createHttpClient({ baseUrl: sim.baseUrl, credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId } });
+const client = createHttpClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, externalUserId: sim.externalUserId });
 const { data } = await client.request("/v1/channels");
 assert.ok(data.channels.length > 0);
-const bad = createHttpClient({ baseUrl: sim.baseUrl, credentials: { apiKey: "sk_nope", externalUserId: "u" } });
+const bad = createHttpClient({ baseUrl: sim.baseUrl, apiKey: "sk_nope", externalUserId: "u" });
 await assert.rejects(bad.request("/v1/channels"), AuthenticationError);
 `,
   "@promo-review/rate-budget": `
@@ -59,7 +59,7 @@ try {
 import assert from "node:assert/strict";
 import { createUploader } from "@promo-review/upload-chunker";
 const sim = JSON.parse(process.env.PROOF_SIM);
-const uploader = createUploader({ filesUrl: sim.filesUrl, credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId } });
+const uploader = createUploader({ filesUrl: sim.filesUrl, apiKey: sim.apiKey, externalUserId: sim.externalUserId });
 const bytes = new TextEncoder().encode("%PDF-1.4 runtime proof");
 const result = await uploader.upload(new Blob([bytes]), { fileName: "proof.pdf", contentType: "application/pdf" });
 assert.equal(result.status, "completed");
@@ -80,7 +80,7 @@ await assert.rejects(createWebhookVerifier({ webhookSecret: [secret] }).verify({
 import assert from "node:assert/strict";
 import { createPromotionsClient } from "@promo-review/promotions-core";
 const sim = JSON.parse(process.env.PROOF_SIM);
-const promotions = createPromotionsClient({ baseUrl: sim.baseUrl, credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId } });
+const promotions = createPromotionsClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, externalUserId: sim.externalUserId });
 const created = await promotions.create({
   promotionName: "Consumer proof",
   productIds: [sim.reference.products[0].id],
@@ -96,7 +96,7 @@ assert.ok(typeof decision.decision === "string");
 import assert from "node:assert/strict";
 import { createLinkCapture } from "@promo-review/link-capture";
 const sim = JSON.parse(process.env.PROOF_SIM);
-const links = createLinkCapture({ baseUrl: sim.baseUrl, credentials: { apiKey: sim.apiKey, externalUserId: sim.externalUserId } });
+const links = createLinkCapture({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, externalUserId: sim.externalUserId });
 const page = await links.capture("https://example.com/spring-offer");
 assert.equal(page.fileFormat, "image");
 assert.ok(page.uploadId);

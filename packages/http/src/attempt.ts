@@ -1,0 +1,195 @@
+/**
+ * One attempt of a request, the steps in the order they happen: wait for the budget, start the
+ * deadline, send, follow (or refuse) redirects hop by hop, read the body under the deadline, and map
+ * the outcome to a result or a typed error. `client.ts` runs attempts and decides on retries.
+ * @packageDocumentation
+ */
+import {
+  errorFromHttp,
+  errorFromTransport,
+  isPromoReviewError,
+  PromoReviewError,
+} from "@promo-review/errors";
+import { readBody } from "./body.js";
+import type { BudgetedRequest, RequestBudget } from "./budget.js";
+import { startableDeadline } from "./deadline.js";
+import type { AttemptObservation } from "./observe.js";
+import type { OriginPolicy } from "./origin.js";
+import { isRedirect, nextHop } from "./redirect.js";
+import type { RequestBody } from "./request-body.js";
+
+/** The most of a success body kept (16 MiB) and of an error body (64 KiB). */
+const SUCCESS_LIMIT = 16 * 1024 * 1024;
+const ERROR_LIMIT = 65_536;
+
+/** What every attempt of one client shares. */
+export interface Transport {
+  /** Sends a request without a stream body (called with a `Request`). */
+  send: typeof fetch;
+  /** Sends a request with a stream body (called with the URL and an `init` holding the very stream). */
+  sendStream: typeof fetch;
+  /** The client's own headers: authentication and User-Agent. */
+  headers: Record<string, string>;
+  budget: RequestBudget | undefined;
+  policy: OriginPolicy;
+  secrets: string[];
+}
+
+/** What one attempt sends, with its limits already resolved. */
+export interface AttemptRequest {
+  url: string;
+  method: string;
+  correlationId: string;
+  json?: unknown;
+  body?: RequestBody | undefined;
+  headers?: Record<string, string> | undefined;
+  signal?: AbortSignal | undefined;
+  timeoutMs: number;
+  idleTimeoutMs: number;
+}
+
+/** A successful attempt, before the retry loop adds `attempts` and `durationMs`. */
+export interface AttemptResult<T> {
+  data: T;
+  status: number;
+  headers: Headers;
+  correlationId: string;
+}
+
+/** Whether `body` is a stream: sent once, never replayed, never cloned. */
+export function isStream(body: unknown): body is ReadableStream {
+  return typeof ReadableStream !== "undefined" && body instanceof ReadableStream;
+}
+
+/** One attempt: the request and the redirects it may follow, under one deadline. Throws typed errors only. */
+export async function attempt<T>(
+  transport: Transport,
+  request: AttemptRequest,
+  observed: AttemptObservation,
+): Promise<AttemptResult<T>> {
+  const { method } = request;
+  const { secrets } = transport;
+  const deadline = startableDeadline(request.timeoutMs, request.signal);
+  const stream = isStream(request.body);
+  let url = request.url;
+  try {
+    for (let hops = 0; ; hops++) {
+      const response = await sendHop(transport, { ...request, url }, deadline.signal, () => {
+        // The attempt counts as sent from here, after the budget's wait: time and observers start now.
+        deadline.start();
+        observed.sent();
+      });
+      if (isRedirect(response)) {
+        await response.body?.cancel().catch(() => {});
+        url = nextHop(response, { url, method, replayable: !stream, hops, policy: transport.policy });
+        continue;
+      }
+      const read = { signal: deadline.signal, idleTimeoutMs: request.idleTimeoutMs };
+      if (!response.ok) {
+        const body = await readBody(response, { ...read, limit: ERROR_LIMIT });
+        if (response.status === 429) await learn(transport.budget, response, body, { method, url });
+        throw errorFromHttp(
+          { status: response.status, headers: response.headers, body },
+          { method, url, secrets },
+        );
+      }
+      const text = await readBody(response, { ...read, limit: SUCCESS_LIMIT });
+      return parseSuccess<T>(response, text, request.correlationId, { method, url, secrets });
+    }
+  } catch (raw) {
+    if (isPromoReviewError(raw)) throw raw;
+    const aborted = request.signal?.aborted ?? false;
+    const timedOut =
+      !aborted && (deadline.signal.aborted || (raw as { name?: string })?.name === "TimeoutError");
+    throw errorFromTransport(raw, { method, url, secrets, aborted, timedOut });
+  } finally {
+    deadline.clear();
+  }
+}
+
+/**
+ * One hop on the wire: the budget admits it (every hop is a request the service counts), `onSend`
+ * starts the clock, the request goes out, and the admission is settled when the answer (or the
+ * failure) came back.
+ *
+ * A stream body goes to `sendStream` as the URL plus an `init` holding the very stream given: wrapping
+ * it in a `Request` would make the Fetch standard pipe it through one more stream for every piece
+ * (and a clone for retries would tee and buffer all of it). Other bodies go as a `Request`.
+ */
+async function sendHop(
+  transport: Transport,
+  request: AttemptRequest,
+  signal: AbortSignal,
+  onSend: () => void,
+): Promise<Response> {
+  const headers = new Headers(transport.headers);
+  headers.set("X-Correlation-ID", request.correlationId);
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name, value);
+  const { method, url } = request;
+  const init = { method, headers, redirect: "manual", signal } as const;
+  let send: () => Promise<Response>;
+  let budgeted: BudgetedRequest;
+  if (isStream(request.body)) {
+    const streamed = { ...init, body: request.body, duplex: "half" } as RequestInit;
+    send = () => transport.sendStream(url, streamed);
+    budgeted = { method, url: new URL(url).href };
+  } else {
+    let body = request.body;
+    if (request.json !== undefined) {
+      body = JSON.stringify(request.json);
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    }
+    const built = new Request(url, { ...init, ...(body !== undefined ? { body } : {}) });
+    send = () => transport.send(built);
+    budgeted = { method, url: built.url };
+  }
+  const admission = await transport.budget?.acquire(budgeted, { signal, ticket: true });
+  onSend();
+  try {
+    return await send();
+  } finally {
+    admission?.settle();
+  }
+}
+
+/** Tells the budget about a 429, from the body already read under the deadline. */
+async function learn(
+  budget: RequestBudget | undefined,
+  response: Response,
+  body: string,
+  request: BudgetedRequest,
+): Promise<void> {
+  if (!budget) return;
+  const copy = new Response(body, { status: response.status, headers: response.headers });
+  await budget.learn(copy, request);
+}
+
+function parseSuccess<T>(
+  response: Response,
+  text: string,
+  sentId: string,
+  context: { method: string; url: string; secrets: string[] },
+): AttemptResult<T> {
+  const headerId = response.headers.get("x-correlation-id") ?? sentId;
+  let data: unknown;
+  try {
+    data = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    throw new PromoReviewError({
+      code: "UNEXPECTED_RESPONSE",
+      message: `The service answered HTTP ${response.status} with a body that is not JSON`,
+      status: response.status,
+      correlationId: headerId,
+      bodyExcerpt: text.slice(0, 200),
+      request: context,
+      secrets: context.secrets,
+    });
+  }
+  const bodyId = (data as { correlationId?: unknown } | undefined)?.correlationId;
+  return {
+    data: data as T,
+    status: response.status,
+    headers: response.headers,
+    correlationId: typeof bodyId === "string" ? bodyId : headerId,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * `httpClientFrom`: how every package client (`createLinkCapture`, `createPromotionsClient`,
+ * `createUploader`) gets its HTTP client: the one it is handed, or one made from its options, with
+ * one set of option names and one error for what is missing.
+ * @packageDocumentation
+ */
+import { localValidationError } from "@promo-review/errors";
+import {
+  type ConnectionOptions,
+  createHttpClient,
+  type HttpClient,
+  type HttpClientOptions,
+} from "./client.js";
+import { type CredentialFields, credentialIssues } from "./credentials.js";
+
+/**
+ * What a package client takes to reach its service: a ready `http` client, or the connection
+ * options and the flat credentials (`apiKey`, `externalUserId`, `externalUserEmail`, or
+ * `sessionToken`, `workspaceId`), named as on the facade's `createClient`.
+ */
+export interface HttpClientSource
+  extends CredentialFields,
+    Partial<Omit<ConnectionOptions, "baseUrl" | "redactAlso" | "sdkVersion">> {
+  /** A ready client (the facade shares one); every other option here then goes unused. */
+  http?: HttpClient | undefined;
+}
+
+/** What the calling package says about itself: its name for the error, and where its base URL is. */
+export interface HttpClientDefaults {
+  /** The package client being made, named in the error (`createUploader`). */
+  client: string;
+  /** The option holding the service's base URL, named in the error: `baseUrl` or `filesUrl`. */
+  baseUrlField: string;
+  /** That option's value. */
+  baseUrl: string | undefined;
+}
+
+/**
+ * `source.http` when given; otherwise a new client from the base URL, the credentials and the rest of
+ * `source` (`fetch`, `trustedOrigins`, `timeoutMs`, `retry`, `hooks`, `logger`, `appInfo`, `budget`).
+ * A missing base URL and every missing or malformed credential fail together, before anything is
+ * sent, as one `ValidationError` (`VALIDATION_ERROR`) naming each option (never its value).
+ */
+export function httpClientFrom(source: HttpClientSource, defaults: HttpClientDefaults): HttpClient {
+  if (source.http) return source.http;
+  const issues = [
+    ...(defaults.baseUrl
+      ? []
+      : [{ field: defaults.baseUrlField, message: "is required (or pass a ready `http` client)" }]),
+    ...credentialIssues(source),
+  ];
+  if (issues.length > 0 || !defaults.baseUrl) {
+    throw localValidationError(issues, `The ${defaults.client} configuration is invalid`);
+  }
+  const options: Record<string, unknown> = { baseUrl: defaults.baseUrl };
+  // Only the fields the HTTP client knows: a package's own options stay with the package.
+  for (const field of PASSED) if (source[field] !== undefined) options[field] = source[field];
+  return createHttpClient(options as unknown as HttpClientOptions);
+}
+
+const PASSED = [
+  "apiKey",
+  "externalUserId",
+  "externalUserEmail",
+  "sessionToken",
+  "workspaceId",
+  "fetch",
+  "timeoutMs",
+  "idleTimeoutMs",
+  "trustedOrigins",
+  "hooks",
+  "logger",
+  "appInfo",
+  "budget",
+  "retry",
+] as const satisfies readonly (keyof HttpClientSource)[];
