@@ -80,7 +80,7 @@ export {
   type UnexpectedResponseInit,
   unexpectedResponse,
 } from "./unexpected-response.js";
-export { issuesFromValibot, type LocalIssue, localValidationError } from "./validation.js";
+export { type LocalIssue, localValidationError } from "./validation.js";
 export { isOverWaitBound, MAX_SERVER_WAIT_MS, MAX_TIMER_MS } from "./wait-bound.js";
 export {
   WebhookVerificationError,

@@ -155,7 +155,7 @@ export const CJS_EXPORT: Record<string, string> = {
  * plumbing DESIGN.md allows for packages that talk HTTP. A dependency outside this list fails the test.
  */
 export const ALLOWED_DEPENDENCIES: Record<string, string[]> = {
-  "@promo-review/errors": ["valibot"],
+  "@promo-review/errors": [],
   "@promo-review/http": ["@promo-review/errors", "ky"],
   "@promo-review/rate-budget": ["@promo-review/errors", "eventemitter3"],
   "@promo-review/upload-chunker": ["@promo-review/errors", "@promo-review/http", "ky", "eventemitter3"],
@@ -169,7 +169,7 @@ export const ALLOWED_DEPENDENCIES: Record<string, string[]> = {
 export const FORBIDDEN_IN_TREE: Record<string, string[]> = {
   "@promo-review/webhook-verify": ["ky", "@promo-review/upload-chunker", "@promo-review/http"],
   "@promo-review/upload-chunker": ["@promo-review/webhook-verify", "@promo-review/promotions-core"],
-  "@promo-review/errors": ["ky", "eventemitter3"],
+  "@promo-review/errors": ["ky", "eventemitter3", "valibot"],
 };
 
 /**
