@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { localValidationError, ValidationError } from "./index.js";
+import { ValidationError } from "./index.js";
+import { localValidationError } from "./internal.js";
 
 describe("local validation errors have the server's field_error shape", () => {
   it("carries field errors and constraint violations, marked local", () => {

@@ -1,12 +1,9 @@
 import {
-  errorFromHttp,
-  errorFromTransport,
   isPromoReviewError,
   type PromoReviewError,
   PromoReviewError as PromoReviewErrorClass,
-  type Redactor,
-  redactorFor,
 } from "@promo-review/errors";
+import { errorFromHttp, errorFromTransport, type Redactor, redactorFor } from "@promo-review/errors/internal";
 import ky, { type BeforeRequestHook, type Hooks, type KyInstance } from "ky";
 import { readBody } from "./body.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";

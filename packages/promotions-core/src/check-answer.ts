@@ -3,7 +3,12 @@
  * an `UNEXPECTED_RESPONSE` naming the field, the operation and the correlation id; the answer is
  * otherwise returned as sent, unknown fields included.
  */
-import { describeValue, expectObject, type ResponseContext, unexpectedResponse } from "@promo-review/errors";
+import {
+  describeValue,
+  expectObject,
+  type ResponseContext,
+  unexpectedResponse,
+} from "@promo-review/errors/internal";
 import * as v from "valibot";
 import { issueField } from "./local-issues.js";
 

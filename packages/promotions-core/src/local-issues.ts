@@ -4,7 +4,7 @@
  * names its constraints. Request validation (validate.ts) and answer checks (check-answer.ts) both
  * read issues through it.
  */
-import type { LocalIssue } from "@promo-review/errors";
+import type { LocalIssue } from "@promo-review/errors/internal";
 import * as v from "valibot";
 import { decodeLimit } from "./schemas/raw-issue.js";
 

@@ -6,7 +6,7 @@
  * service.
  */
 
-import { localValidationError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 import type {
   Credentials,
   HttpClient,

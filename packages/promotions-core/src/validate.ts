@@ -3,7 +3,7 @@
  * `ValidationError` (`local: true`) in the server's shape: `field_error` details with dotted paths
  * (`variations.2.details`, `tags.3`, `metadata.<key>`) and a `constraint_violation` for each limit.
  */
-import { localValidationError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 import * as v from "valibot";
 import { toLocalIssues } from "./local-issues.js";
 import { createPromotionSchema } from "./schemas/create-promotion.js";

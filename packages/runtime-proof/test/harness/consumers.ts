@@ -8,7 +8,8 @@
 export const CONSUMER_USAGE: Record<string, string> = {
   "@promo-review/errors": `
 import assert from "node:assert/strict";
-import { errorFromHttp, NotFoundError, parseRetryAfter } from "@promo-review/errors";
+import { NotFoundError, parseRetryAfter } from "@promo-review/errors";
+import { errorFromHttp } from "@promo-review/errors/internal";
 const error = errorFromHttp({
   status: 404,
   headers: new Headers(),
@@ -138,7 +139,7 @@ assert.ok(JSON.parse(out).channels.length > 0);
 
 /** A function every package's main entry exports, checked through `require()` from CommonJS. */
 export const CJS_EXPORT: Record<string, string> = {
-  "@promo-review/errors": "errorFromHttp",
+  "@promo-review/errors": "isPromoReviewError",
   "@promo-review/http": "createHttpClient",
   "@promo-review/rate-budget": "createRateBudget",
   "@promo-review/simulator": "startSimulator",
