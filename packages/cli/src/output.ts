@@ -3,7 +3,8 @@
  * scripts can parse stdout), and errors that show the code, the field and the correlation id without a
  * stack trace unless `--debug` asks for one.
  */
-import { ENVIRONMENT_VARIABLES, isPromoReviewError, redactorFor, redactValue } from "@promo-review/sdk";
+import { redactorFor, redactValue } from "@promo-review/errors/internal";
+import { ENVIRONMENT_VARIABLES, isPromoReviewError } from "@promo-review/sdk";
 import { colorsFor } from "./colors.js";
 import { EXIT, exitCodeOf } from "./exit-codes.js";
 import type { CliIo } from "./io.js";

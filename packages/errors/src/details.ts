@@ -1,5 +1,3 @@
-import * as v from "valibot";
-
 /** A bad field: `field` is a dotted path such as `variations.2.details`. */
 export interface FieldErrorDetail {
   type: "field_error";
@@ -44,22 +42,27 @@ export type ErrorDetail =
   | UploadNotReadyDetail
   | UnknownDetail;
 
-// Built on first use, not at import: a top-level valibot call is kept by bundlers even when unused,
-// so every importer of the error classes (a webhook receiver, say) would ship valibot for nothing.
-let knownDetailSchema: ReturnType<typeof makeKnownDetailSchema> | undefined;
+type Fields = Record<string, unknown>;
 
-function makeKnownDetailSchema() {
-  return v.variant("type", [
-    v.looseObject({ type: v.literal("field_error"), field: v.string(), message: v.string() }),
-    v.looseObject({
-      type: v.literal("constraint_violation"),
-      constraint: v.string(),
-      limit: v.number(),
-      actual: v.number(),
-    }),
-    v.looseObject({ type: v.literal("retry_info"), retryAfterSeconds: v.number() }),
-    v.looseObject({ type: v.literal("upload_not_ready"), uploadId: v.string() }),
-  ]);
+const isString = (value: unknown): boolean => typeof value === "string";
+// NaN is not a number here: a limit or a delay of NaN says nothing.
+const isNumber = (value: unknown): boolean => typeof value === "number" && !Number.isNaN(value);
+
+/** The fields each known `type` must carry, and what each must be. */
+const KNOWN_SHAPES: Record<string, Record<string, (value: unknown) => boolean>> = {
+  field_error: { field: isString, message: isString },
+  constraint_violation: { constraint: isString, limit: isNumber, actual: isNumber },
+  retry_info: { retryAfterSeconds: isNumber },
+  upload_not_ready: { uploadId: isString },
+};
+
+/** Whether `raw` is a known entry with every field it needs; other fields are allowed. */
+function isKnownDetail(raw: unknown): raw is ErrorDetail {
+  if (typeof raw !== "object" || raw === null) return false;
+  const type = (raw as Fields)["type"];
+  const shape =
+    typeof type === "string" && Object.hasOwn(KNOWN_SHAPES, type) ? KNOWN_SHAPES[type] : undefined;
+  return shape !== undefined && Object.entries(shape).every(([field, test]) => test((raw as Fields)[field]));
 }
 
 /**
@@ -67,10 +70,9 @@ function makeKnownDetailSchema() {
  * non-object wrapped as `{ type: "unknown", value }`), never dropped and never thrown on.
  */
 export function parseDetail(raw: unknown): ErrorDetail {
-  // A known shape is returned as sent, not as valibot's output, which leaves out keys named like
-  // Object.prototype members (`__proto__`, `constructor`): nothing the server said is dropped.
-  knownDetailSchema ??= makeKnownDetailSchema();
-  if (v.is(knownDetailSchema, raw)) return raw as ErrorDetail;
+  // A known shape is returned as sent, every key kept, those named like Object.prototype members
+  // (`__proto__`, `constructor`) included: nothing the server said is dropped.
+  if (isKnownDetail(raw)) return raw;
   if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
     const type = (raw as { type?: unknown }).type;
     return { ...(raw as object), type: typeof type === "string" ? type : "unknown" } as UnknownDetail;

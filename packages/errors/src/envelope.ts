@@ -1,14 +1,4 @@
-import * as v from "valibot";
 import { type ErrorDetail, parseDetail } from "./details.js";
-
-const EnvelopeSchema = v.looseObject({
-  error: v.looseObject({
-    code: v.string(),
-    message: v.optional(v.string()),
-    details: v.optional(v.array(v.unknown())),
-  }),
-  correlationId: v.optional(v.string()),
-});
 
 /** The service's error body, with `details` typed. */
 export interface ErrorEnvelope {
@@ -16,17 +6,25 @@ export interface ErrorEnvelope {
   correlationId: string | undefined;
 }
 
-/** Reads a parsed JSON body as the error envelope; `undefined` when it is not one. Never throws. */
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields => typeof value === "object" && value !== null;
+
+/**
+ * Reads a parsed JSON body as the error envelope; `undefined` when it is not one. Never throws. An
+ * envelope is an object whose `error` has a string `code`; `message` and `correlationId`, when
+ * present, are strings and `details` an array. Other fields are allowed.
+ */
 export function parseEnvelope(body: unknown): ErrorEnvelope | undefined {
-  const result = v.safeParse(EnvelopeSchema, body);
-  if (!result.success) return undefined;
-  const { error, correlationId } = result.output;
+  if (!isObject(body) || !isObject(body["error"])) return undefined;
+  const { code, message, details } = body["error"];
+  const correlationId = body["correlationId"];
+  if (typeof code !== "string") return undefined;
+  if (message !== undefined && typeof message !== "string") return undefined;
+  if (details !== undefined && !Array.isArray(details)) return undefined;
+  if (correlationId !== undefined && typeof correlationId !== "string") return undefined;
   return {
-    error: {
-      code: error.code,
-      message: error.message ?? "",
-      details: (error.details ?? []).map(parseDetail),
-    },
+    error: { code, message: message ?? "", details: (details ?? []).map(parseDetail) },
     correlationId,
   };
 }

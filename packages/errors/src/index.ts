@@ -1,6 +1,8 @@
 /**
  * Typed errors of the Promotion Compliance Review SDK: the service's error envelope, its `details`
- * union, `Retry-After`, transport failures, local validation, and redaction of credentials.
+ * union as typed errors, `Retry-After`, and redaction of credentials. What the SDK's own packages
+ * share beyond that (mapping answers and failures to these errors, checks) is in
+ * `@promo-review/errors/internal`.
  * @packageDocumentation
  */
 export {
@@ -25,7 +27,6 @@ export {
   type ClientCode,
   type ErrorCode,
   isKnownCode,
-  isVocabularyCode,
   KNOWN_CODES,
   type KnownCode,
 } from "./codes.js";
@@ -36,52 +37,20 @@ export {
   type FieldErrorDetail,
   fieldErrorsOf,
   notReadyUploadIdsOf,
-  parseDetail,
   type RetryInfoDetail,
   retryInfoMsOf,
   type UnknownDetail,
   type UploadNotReadyDetail,
 } from "./details.js";
-export { type ErrorEnvelope, parseEnvelope } from "./envelope.js";
-export {
-  type ErrorContext,
-  errorFromHttp,
-  errorFromResponse,
-  type HttpAnswer,
-  readTextCapped,
-} from "./from-response.js";
 export {
   ForeignOriginError,
   type ForeignOriginErrorInit,
   RedirectError,
 } from "./origin.js";
 export { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-error.js";
-export {
-  excerpt,
-  REDACTED,
-  type Redactor,
-  type RedactorOptions,
-  redactorFor,
-  redactSecrets,
-  redactValue,
-} from "./redact.js";
+export { REDACTED, redactSecrets } from "./redact.js";
 export { combineRetryAfter, parseRetryAfter } from "./retry-after.js";
-export { errorFromTransport, type TransportContext } from "./transport.js";
-export {
-  breachOf,
-  checkResponse,
-  describeValue,
-  expectObject,
-  type FieldRule,
-  isUuid,
-  type ResponseContext,
-  type ResponseShape,
-  UnexpectedResponseError,
-  type UnexpectedResponseInit,
-  unexpectedResponse,
-} from "./unexpected-response.js";
-export { issuesFromValibot, type LocalIssue, localValidationError } from "./validation.js";
-export { isOverWaitBound, MAX_SERVER_WAIT_MS, MAX_TIMER_MS } from "./wait-bound.js";
+export { UnexpectedResponseError } from "./unexpected-response.js";
 export {
   WebhookVerificationError,
   type WebhookVerificationErrorInit,

@@ -3,8 +3,6 @@ import { describe, expect, it } from "vitest";
 import {
   AuthenticationError,
   ConflictError,
-  errorFromHttp,
-  errorFromResponse,
   KNOWN_CODES,
   NotFoundError,
   ParentNotFoundError,
@@ -16,6 +14,7 @@ import {
   UploadNotReadyError,
   ValidationError,
 } from "./index.js";
+import { errorFromHttp, errorFromResponse } from "./internal.js";
 
 const CID = "0b7c4f2e-9a53-4d1c-8f3e-2a6b1c9d0e11";
 

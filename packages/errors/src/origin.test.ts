@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  ForeignOriginError,
-  isOverWaitBound,
-  MAX_SERVER_WAIT_MS,
-  MAX_TIMER_MS,
-  PromoReviewError,
-  RedirectError,
-} from "./index.js";
+import { ForeignOriginError, PromoReviewError, RedirectError } from "./index.js";
+import { isOverWaitBound, MAX_SERVER_WAIT_MS, MAX_TIMER_MS } from "./internal.js";
 
 describe("a foreign origin is a typed error naming both origins", () => {
   it("carries FOREIGN_ORIGIN, the origin refused and the one expected, and is never retryable", () => {

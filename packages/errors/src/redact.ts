@@ -9,26 +9,29 @@ const MARKERS = [REDACTED, "***"];
 // are replaced again until none is left; past this many passes the whole string is the marker.
 const MAX_PASSES = 8;
 
-/** Credentials recognisable by their label or prefix, redacted whether configured or not. */
-const PATTERNS: [RegExp, (marker: string, label: string) => string][] = [
+/**
+ * Credentials recognisable by their label or prefix, redacted whether configured or not: each pattern
+ * with its replacement, to which the marker is appended (`$1` keeps the label).
+ */
+const PATTERNS: [RegExp, string][] = [
   // Authorization values: "Bearer <token>", "Basic <credentials>"
-  [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, (m, label) => `${label} ${m}`],
+  [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, "$1 "],
   // an Authorization header line with a bare credential
-  [/\b(authorization\s*:\s*)(?!Bearer|Basic|\[REDACTED\])[^\s,;]+/gi, (m, label) => `${label}${m}`],
+  [/\b(authorization\s*:\s*)(?!Bearer|Basic|\[REDACTED\])[^\s,;]+/gi, "$1"],
   // query strings, fragments and forms: api_key=…, token=…, sig=…, X-Amz-Signature=…, X-Amz-Credential=…
   [
     /\b((?:api[_-]?key|(?:access|session|refresh|id)[_-]?token|token|(?:client[_-]?)?secret|password|sig(?:nature)?|credential)=)[^\s&#"'<>]+/gi,
-    (m, label) => `${label}${m}`,
+    "$1",
   ],
   // a bare `key` only as a query parameter: "key=value" in prose is an example, not a credential
-  [/([?&#;]key=)[^\s&#"'<>]+/gi, (m, label) => `${label}${m}`],
+  [/([?&#;]key=)[^\s&#"'<>]+/gi, "$1"],
   // JSON fields naming a credential: "apiKey":"…"
   [
     /("(?:api[_-]?key|(?:access|session)[_-]?token|token|(?:(?:webhook|client)[_-]?)?secret|password|authorization|sig(?:nature)?)"\s*:\s*")(?!\[REDACTED\])(?:[^"\\]|\\.)*/gi,
-    (m, label) => `${label}${m}`,
+    "$1",
   ],
   // Standard Webhooks secrets and signing keys
-  [/\b(whs(?:ec|k)_)[A-Za-z0-9+/=_-]+/g, (m, label) => `${label}${m}`],
+  [/\b(whs(?:ec|k)_)[A-Za-z0-9+/=_-]+/g, "$1"],
 ];
 
 /**
@@ -72,8 +75,9 @@ export function redactorFor(secrets: Iterable<string> = [], options: RedactorOpt
   const configured = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join("|"), "g") : undefined;
   return (text) => {
     let out = text;
-    for (const [pattern, replace] of options.patterns === false ? [] : PATTERNS) {
-      out = out.replace(pattern, (_match, label: string) => replace(marker, label));
+    // No marker holds a `$`, so each replacement reads `$1` (the label) and nothing else as special.
+    for (const [pattern, replacement] of options.patterns === false ? [] : PATTERNS) {
+      out = out.replace(pattern, replacement + marker);
     }
     if (!configured) return out;
     for (let pass = 0; pass < MAX_PASSES; pass++) {

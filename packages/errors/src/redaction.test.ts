@@ -1,14 +1,8 @@
 import { inspect } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  errorFromHttp,
-  errorFromTransport,
-  excerpt,
-  PromoReviewError,
-  redactSecrets,
-  ServerError,
-} from "./index.js";
+import { PromoReviewError, redactSecrets, ServerError } from "./index.js";
+import { errorFromHttp, errorFromTransport, excerpt } from "./internal.js";
 
 const KEY = "sk_live_4f9a8b7c6d5e4f3a2b1c";
 

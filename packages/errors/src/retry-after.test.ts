@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { combineRetryAfter, errorFromHttp, parseRetryAfter, RateLimitError } from "./index.js";
+import { combineRetryAfter, parseRetryAfter, RateLimitError } from "./index.js";
+import { errorFromHttp } from "./internal.js";
 
 const NOW = Date.parse("2026-11-22T10:00:00Z");
 

@@ -1,19 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { reachableStrings, renderingsOf, whereShown } from "../../../testing/renderings.ts";
+import { PromoReviewError, REDACTED, redactSecrets, ServerError, WebhookVerificationError } from "./index.js";
 import {
   errorFromHttp,
   errorFromTransport,
   excerpt,
   isVocabularyCode,
-  PromoReviewError,
-  REDACTED,
   redactorFor,
-  redactSecrets,
   redactValue,
-  ServerError,
-  WebhookVerificationError,
-} from "./index.js";
+} from "./internal.js";
 
 /**
  * The strings an error carries that came from outside the SDK (the service's answer, the request, a

@@ -1,7 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AbortError, errorFromTransport, NetworkError, TimeoutError, TransportError } from "./index.js";
+import { AbortError, NetworkError, TimeoutError, TransportError } from "./index.js";
+import { errorFromTransport } from "./internal.js";
 
 let server: Server;
 let url: string;

@@ -1,4 +1,3 @@
-import * as v from "valibot";
 import { ValidationError } from "./classes.js";
 import type { ConstraintViolationDetail, ErrorDetail, FieldErrorDetail } from "./details.js";
 
@@ -40,9 +39,4 @@ export function localValidationError(
     details,
     local: true,
   });
-}
-
-/** Turns valibot issues into {@link LocalIssue}s with dotted paths (`tags.3`, `variations.2.details`). */
-export function issuesFromValibot(issues: readonly v.BaseIssue<unknown>[]): LocalIssue[] {
-  return issues.map((issue) => ({ field: v.getDotPath(issue) ?? "(body)", message: issue.message }));
 }

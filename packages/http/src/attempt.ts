@@ -4,12 +4,8 @@
  * the outcome to a result or a typed error. `client.ts` runs attempts and decides on retries.
  * @packageDocumentation
  */
-import {
-  errorFromHttp,
-  errorFromTransport,
-  isPromoReviewError,
-  PromoReviewError,
-} from "@promo-review/errors";
+import { isPromoReviewError, PromoReviewError } from "@promo-review/errors";
+import { errorFromHttp, errorFromTransport } from "@promo-review/errors/internal";
 import { readBody } from "./body.js";
 import type { BudgetedRequest, RequestBudget } from "./budget.js";
 import { startableDeadline } from "./deadline.js";

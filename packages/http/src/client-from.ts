@@ -4,7 +4,7 @@
  * one set of option names and one error for what is missing.
  * @packageDocumentation
  */
-import { localValidationError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 import {
   type ConnectionOptions,
   createHttpClient,

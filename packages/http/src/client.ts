@@ -5,7 +5,8 @@
  * with stream bodies on the fastest transport known for the runtime (`#stream-fetch`).
  * @packageDocumentation
  */
-import { type PromoReviewError, type Redactor, redactorFor } from "@promo-review/errors";
+import type { PromoReviewError } from "@promo-review/errors";
+import { type Redactor, redactorFor } from "@promo-review/errors/internal";
 import { platformStreamFetch } from "#stream-fetch";
 import { attempt, isStream, type Transport } from "./attempt.js";
 import type { RequestBudget } from "./budget.js";

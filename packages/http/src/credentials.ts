@@ -1,4 +1,4 @@
-import { localValidationError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 
 /** An API key acting for a user of the calling system (main API and file service). */
 export interface ApiKeyCredentials {

@@ -1,14 +1,13 @@
 import { inspect } from "node:util";
 import {
   ForeignOriginError,
-  MAX_SERVER_WAIT_MS,
-  MAX_TIMER_MS,
   RateLimitError,
   RedirectError,
   ServerError,
   TimeoutError,
   ValidationError,
 } from "@promo-review/errors";
+import { MAX_SERVER_WAIT_MS, MAX_TIMER_MS } from "@promo-review/errors/internal";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {

@@ -1,4 +1,5 @@
-import type { PromoReviewError, Redactor } from "@promo-review/errors";
+import type { PromoReviewError } from "@promo-review/errors";
+import type { Redactor } from "@promo-review/errors/internal";
 import type { RequestEvent, RequestHooks, RetryEvent } from "./hooks.js";
 import { type Logger, logLine } from "./logger.js";
 

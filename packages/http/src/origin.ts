@@ -1,4 +1,5 @@
-import { ForeignOriginError, localValidationError } from "@promo-review/errors";
+import { ForeignOriginError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 
 /** Which origins a client's credentials may go to. */
 export interface OriginPolicy {

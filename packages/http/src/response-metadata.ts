@@ -1,4 +1,4 @@
-import type { Redactor } from "@promo-review/errors";
+import type { Redactor } from "@promo-review/errors/internal";
 import type { HttpResult } from "./client.js";
 import type { RetryPolicy } from "./retry.js";
 

@@ -1,12 +1,11 @@
 import {
-  errorFromTransport,
   isKnownCode,
-  isOverWaitBound,
   type PromoReviewError,
   RateLimitError,
   ServerError,
   TransportError,
 } from "@promo-review/errors";
+import { errorFromTransport, isOverWaitBound } from "@promo-review/errors/internal";
 import { setLongTimeout } from "./timers.js";
 
 /** When and how often a request is tried again. */

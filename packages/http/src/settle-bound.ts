@@ -1,4 +1,4 @@
-import { MAX_SERVER_WAIT_MS } from "@promo-review/errors";
+import { MAX_SERVER_WAIT_MS } from "@promo-review/errors/internal";
 import { DEFAULT_TIMEOUT_MS } from "./client.js";
 import { DEFAULT_RETRY, type RetryPolicy } from "./retry.js";
 

@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS } from "@promo-review/errors";
+import { MAX_TIMER_MS } from "@promo-review/errors/internal";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { deadlineSignal, setLongTimeout, sleep } from "./index.js";
 

@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS } from "@promo-review/errors";
+import { MAX_TIMER_MS } from "@promo-review/errors/internal";
 
 /**
  * Calls `fn` once `ms` have passed and returns a function that cancels it. Unlike a bare

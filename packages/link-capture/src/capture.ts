@@ -5,7 +5,12 @@
  * poll. The POST is never resent after a failure that may have reached the service (it could have
  * started a capture); a 429 is resent after its `Retry-After`, as it was not processed.
  */
-import { checkResponse, localValidationError, type Redactor, type ResponseShape } from "@promo-review/errors";
+import {
+  checkResponse,
+  localValidationError,
+  type Redactor,
+  type ResponseShape,
+} from "@promo-review/errors/internal";
 import {
   type CallControl,
   callControl,

@@ -3,7 +3,8 @@
  * 6 megapixels cannot be imported, so discovery marks each frame, and a frame chosen from discovery
  * that is too large is refused before the import is requested.
  */
-import { localValidationError, type ValidationError } from "@promo-review/errors";
+import type { ValidationError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 import {
   type CallControl,
   callControl,

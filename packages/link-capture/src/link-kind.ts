@@ -3,7 +3,7 @@
  * judge (it answers 201 for a generic capture and 202 for an import); the client only needs the kind
  * to ask for a frame before sending a design-tool link, and to know that design frames are images.
  */
-import { localValidationError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 
 /** A link's kind. */
 export type LinkKind = "generic" | "design" | "drive";

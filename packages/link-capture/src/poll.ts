@@ -6,14 +6,8 @@
  * retried (a poll changes nothing). An overall deadline and the caller's signal end it, with distinct
  * errors, and the state can be saved (`toJSON`) and resumed elsewhere.
  */
-import {
-  isOverWaitBound,
-  isUuid,
-  PromoReviewError,
-  RateLimitError,
-  TimeoutError,
-  unexpectedResponse,
-} from "@promo-review/errors";
+import { PromoReviewError, RateLimitError, TimeoutError } from "@promo-review/errors";
+import { isOverWaitBound, isUuid, unexpectedResponse } from "@promo-review/errors/internal";
 import {
   DEFAULT_RETRY,
   type HttpClient,

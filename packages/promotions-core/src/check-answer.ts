@@ -3,8 +3,14 @@
  * an `UNEXPECTED_RESPONSE` naming the field, the operation and the correlation id; the answer is
  * otherwise returned as sent, unknown fields included.
  */
-import { describeValue, expectObject, type ResponseContext, unexpectedResponse } from "@promo-review/errors";
+import {
+  describeValue,
+  expectObject,
+  type ResponseContext,
+  unexpectedResponse,
+} from "@promo-review/errors/internal";
 import * as v from "valibot";
+import { issueField } from "./local-issues.js";
 
 /**
  * Returns `data` when it keeps `schema`, else throws `UnexpectedResponseError` for the first field
@@ -23,7 +29,7 @@ export function checkAnswer<T>(
     const missing = issue.input === undefined;
     throw unexpectedResponse({
       ...context,
-      field: v.getDotPath(issue) ?? "(body)",
+      field: issueField(issue),
       problem: missing
         ? `is required (${issue.message})`
         : `${issue.message} (got ${describeValue(issue.input)})`,

@@ -6,7 +6,7 @@
  * service.
  */
 
-import { localValidationError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 import type { HttpClient, HttpClientSource, RetryPolicy, WithResponse } from "@promo-review/http";
 import {
   callControl,

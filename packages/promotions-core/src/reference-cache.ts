@@ -10,7 +10,8 @@
  * asks again; and when a refresh fails (any error) while a good list is cached, that list is served
  * with `stale: true` and the failure in `error`.
  */
-import { type PromoReviewError, type Redactor, unexpectedResponse } from "@promo-review/errors";
+import type { PromoReviewError } from "@promo-review/errors";
+import { type Redactor, unexpectedResponse } from "@promo-review/errors/internal";
 import {
   type CallControl,
   callControl,

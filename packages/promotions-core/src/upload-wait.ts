@@ -7,13 +7,8 @@
  * caller's signal, and the two end differently: an abort is an `AbortError`, a deadline an
  * `UploadNotReadyError` that says how long it waited.
  */
-import {
-  AbortError,
-  errorFromTransport,
-  isUuid,
-  UploadNotReadyError,
-  unexpectedResponse,
-} from "@promo-review/errors";
+import { AbortError, UploadNotReadyError } from "@promo-review/errors";
+import { errorFromTransport, isUuid, unexpectedResponse } from "@promo-review/errors/internal";
 import { DEFAULT_RETRY, deadlineSignal, retryDelay, sleep } from "@promo-review/http";
 
 /** Waits until the given uploads are ready; rejects when one cannot become ready. */

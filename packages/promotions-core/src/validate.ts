@@ -3,41 +3,14 @@
  * `ValidationError` (`local: true`) in the server's shape: `field_error` details with dotted paths
  * (`variations.2.details`, `tags.3`, `metadata.<key>`) and a `constraint_violation` for each limit.
  */
-import { type LocalIssue, localValidationError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 import * as v from "valibot";
+import { toLocalIssues } from "./local-issues.js";
 import { createPromotionSchema } from "./schemas/create-promotion.js";
 import { newVersionSchema } from "./schemas/new-version.js";
 import { uuidSchema } from "./schemas/primitives.js";
-import { decodeLimit } from "./schemas/raw-issue.js";
 import { submitSchema } from "./schemas/submit.js";
 import type { CreatePromotionRequest, NewVersionRequest, SubmitRequest } from "./types.js";
-
-/** The limit a valibot issue reports, named as the service names its constraints. */
-function limitOf(issue: v.BaseIssue<unknown>): LocalIssue["constraint"] {
-  if (issue.type === "raw_check") return decodeLimit(issue.expected, issue.received);
-  if (issue.type !== "max_length" && issue.type !== "min_length") return undefined;
-  const requirement = (issue as { requirement?: unknown }).requirement;
-  const input = issue.input as { length?: unknown };
-  if (typeof requirement !== "number" || typeof input?.length !== "number") return undefined;
-  const side = issue.type === "max_length" ? "max" : "min";
-  return {
-    name: `${side}_${Array.isArray(issue.input) ? "items" : "length"}`,
-    limit: requirement,
-    actual: input.length,
-  };
-}
-
-/** Turns valibot issues into the field errors (and limits) of a local `ValidationError`. */
-export function toLocalIssues(issues: readonly v.BaseIssue<unknown>[]): LocalIssue[] {
-  return issues.map((issue) => {
-    const constraint = limitOf(issue);
-    return {
-      field: v.getDotPath(issue) ?? "(body)",
-      message: issue.message,
-      ...(constraint ? { constraint } : {}),
-    };
-  });
-}
 
 function parse<T>(schema: v.GenericSchema<unknown, T>, body: unknown, summary: string): T {
   const result = v.safeParse(schema, body);

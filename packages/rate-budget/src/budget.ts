@@ -1,4 +1,4 @@
-import { errorFromResponse, isOverWaitBound, MAX_TIMER_MS } from "@promo-review/errors";
+import { errorFromResponse, isOverWaitBound, MAX_TIMER_MS } from "@promo-review/errors/internal";
 import { EventEmitter } from "eventemitter3";
 import { type Clock, systemClock } from "./clock.js";
 import { abortedError, closedError, deadlineError, queueFullError, type RequestLabel } from "./errors.js";

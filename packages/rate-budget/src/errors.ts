@@ -2,12 +2,8 @@
  * The errors a budget raises. They are `@promo-review/errors` classes, so callers branch on `code`
  * and `retryable` the same way as for the service's own errors.
  */
-import {
-  errorFromTransport,
-  PromoReviewError,
-  RateLimitError,
-  type TransportError,
-} from "@promo-review/errors";
+import { PromoReviewError, RateLimitError, type TransportError } from "@promo-review/errors";
+import { errorFromTransport } from "@promo-review/errors/internal";
 
 /** Codes of the errors this package raises. */
 export const BUDGET_CODES = {

@@ -1,4 +1,4 @@
-import { MAX_SERVER_WAIT_MS, MAX_TIMER_MS } from "@promo-review/errors";
+import { MAX_SERVER_WAIT_MS, MAX_TIMER_MS } from "@promo-review/errors/internal";
 import { describe, expect, it } from "vitest";
 import { HUGE_WAITS, hugeWait, json, useHostileServers } from "../../../testing/hostile-server.ts";
 import { createRateBudget } from "./budget.js";

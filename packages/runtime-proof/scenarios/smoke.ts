@@ -2,7 +2,8 @@
  * `@promo-review/errors` and `@promo-review/http` against the simulator: an authenticated request, a
  * 404 and a 401 mapped to their typed errors, and an error envelope mapped without any network.
  */
-import { AuthenticationError, errorFromHttp, NotFoundError, PromoReviewError } from "@promo-review/errors";
+import { AuthenticationError, NotFoundError, PromoReviewError } from "@promo-review/errors";
+import { errorFromHttp } from "@promo-review/errors/internal";
 import { createHttpClient } from "@promo-review/http";
 import { describeError, runtimeFingerprint, type ScenarioInput, type ScenarioOutput } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import { localValidationError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 import {
   type AppInfo,
   createHttpClient,

@@ -1,4 +1,4 @@
-import { type LocalIssue, localValidationError } from "@promo-review/errors";
+import { type LocalIssue, localValidationError } from "@promo-review/errors/internal";
 
 /** Where each setting may come from in the environment. */
 export const ENVIRONMENT_VARIABLES = {

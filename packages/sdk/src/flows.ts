@@ -1,4 +1,5 @@
-import { errorFromTransport, localValidationError, TimeoutError } from "@promo-review/errors";
+import { TimeoutError } from "@promo-review/errors";
+import { errorFromTransport, localValidationError } from "@promo-review/errors/internal";
 import {
   type CallControl,
   callControl,

@@ -1,5 +1,6 @@
 import { inspect } from "node:util";
-import { ForeignOriginError, MAX_SERVER_WAIT_MS, RateLimitError, TimeoutError } from "@promo-review/errors";
+import { ForeignOriginError, RateLimitError, TimeoutError } from "@promo-review/errors";
+import { MAX_SERVER_WAIT_MS } from "@promo-review/errors/internal";
 import { describe, expect, it } from "vitest";
 import {
   HOSTILE_ID,

@@ -1,10 +1,57 @@
 /**
  * The Promotion Compliance Review SDK: `createClient(config)` gives one client for uploads, links,
  * promotions, reference data and webhooks, with one shared rate budget, plus the end-to-end flows.
- * Every error class and type users handle is re-exported, so one import serves.
+ * Every error class, helper and type users handle is re-exported, so one import serves; the errors
+ * package's internals (`@promo-review/errors/internal`) are not.
  * @packageDocumentation
  */
-export * from "@promo-review/errors";
+export {
+  AbortError,
+  AuthenticationError,
+  CLIENT_CODES,
+  type ClientCode,
+  ConflictError,
+  type ConstraintViolationDetail,
+  combineRetryAfter,
+  constraintViolationsOf,
+  type ErrorCode,
+  type ErrorDetail,
+  type FieldErrorDetail,
+  ForeignOriginError,
+  type ForeignOriginErrorInit,
+  fieldErrorsOf,
+  isKnownCode,
+  isPromoReviewError,
+  KNOWN_CODES,
+  type KnownCode,
+  NetworkError,
+  NotFoundError,
+  notReadyUploadIdsOf,
+  ParentNotFoundError,
+  PayloadTooLargeError,
+  PermissionError,
+  PromoReviewError,
+  type PromoReviewErrorInit,
+  parseRetryAfter,
+  RateLimitError,
+  REDACTED,
+  RedirectError,
+  type RetryInfoDetail,
+  redactSecrets,
+  retryInfoMsOf,
+  ServerError,
+  TimeoutError,
+  TransportError,
+  type TransportErrorInit,
+  UnexpectedResponseError,
+  type UnknownDetail,
+  type UploadNotReadyDetail,
+  UploadNotReadyError,
+  ValidationError,
+  WebhookVerificationError,
+  type WebhookVerificationErrorInit,
+  type WebhookVerificationReason,
+} from "@promo-review/errors";
 export type {
   AppInfo,
   CallControl,

@@ -2,7 +2,7 @@
  * The checks made before any request, so that a file the service would refuse is refused here, with
  * nothing sent: an empty name or content type, an empty file, a size over the format's limit.
  */
-import { type LocalIssue, localValidationError } from "@promo-review/errors";
+import { type LocalIssue, localValidationError } from "@promo-review/errors/internal";
 import { FORMAT_LIMITS, formatOf } from "./formats.js";
 
 /**

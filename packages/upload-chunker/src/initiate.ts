@@ -1,7 +1,7 @@
 /**
  * Upload initiation: `POST /v1/uploads` with the file's name, size and content type.
  */
-import { checkResponse, unexpectedResponse } from "@promo-review/errors";
+import { checkResponse, unexpectedResponse } from "@promo-review/errors/internal";
 import type { HttpClient } from "@promo-review/http";
 
 /** The file service's answer to an initiation. */

@@ -4,7 +4,6 @@
  */
 import {
   ConflictError,
-  isOverWaitBound,
   NetworkError,
   PayloadTooLargeError,
   type PromoReviewError,
@@ -12,6 +11,7 @@ import {
   ServerError,
   TimeoutError,
 } from "@promo-review/errors";
+import { isOverWaitBound } from "@promo-review/errors/internal";
 import type { HttpClient, RequestBody } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
 import { UPLOAD_STATUSES, type UploadStatus } from "./wait.js";

@@ -6,7 +6,8 @@
  * chunk can be sent again from its start, and nothing older is kept. The request body is then a stream
  * of views of those slabs, never a copy of the chunk.
  */
-import { AbortError, errorFromTransport, localValidationError, PromoReviewError } from "@promo-review/errors";
+import { AbortError, PromoReviewError } from "@promo-review/errors";
+import { errorFromTransport, localValidationError } from "@promo-review/errors/internal";
 
 /** What can be uploaded. File paths go through `fileSource` from `@promo-review/upload-chunker/node`. */
 export type UploadSource =

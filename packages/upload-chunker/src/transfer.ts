@@ -2,7 +2,8 @@
  * One upload from start to finish: local checks, resume or initiate, the chunk loop with per-chunk
  * retries, and the wait for `completed`. The lifecycle object (`upload.ts`) runs this.
  */
-import { NetworkError, NotFoundError, PromoReviewError, unexpectedResponse } from "@promo-review/errors";
+import { NetworkError, NotFoundError, PromoReviewError } from "@promo-review/errors";
+import { unexpectedResponse } from "@promo-review/errors/internal";
 import {
   type CallControl,
   type HttpClient,

@@ -2,7 +2,7 @@
  * The lifecycle object of one upload: an event emitter (`initiated`, `progress`, `chunk`, `retry`)
  * with the outcome in `done` and `abort()` to stop it.
  */
-import { errorFromTransport } from "@promo-review/errors";
+import { errorFromTransport } from "@promo-review/errors/internal";
 import { EventEmitter } from "eventemitter3";
 import type { UploadProgress } from "./progress.js";
 import type { UploadEvents, UploadResponse } from "./transfer.js";

@@ -2,7 +2,7 @@
  * `createUploader`: the entry point. One uploader per file service and caller; each `upload`,
  * `resume` or `start` is one file.
  */
-import { localValidationError } from "@promo-review/errors";
+import { localValidationError } from "@promo-review/errors/internal";
 import {
   type CallControl,
   DEFAULT_RETRY,

@@ -1,14 +1,13 @@
 /**
  * Reading an upload's status, and waiting for the file service to finish processing it.
  */
+import { PromoReviewError, TimeoutError } from "@promo-review/errors";
 import {
   checkResponse,
   isUuid,
   localValidationError,
-  PromoReviewError,
-  TimeoutError,
   unexpectedResponse,
-} from "@promo-review/errors";
+} from "@promo-review/errors/internal";
 import { DEFAULT_RETRY, type HttpClient, type RetryPolicy, retryDelay, sleep } from "@promo-review/http";
 
 /** The upload statuses of the spec: a closed enum, checked on every answer. */

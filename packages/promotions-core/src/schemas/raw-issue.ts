@@ -1,7 +1,7 @@
 /**
  * Issues raised by hand-written checks (`v.rawCheck`): the cross-field rules and the per-key metadata
  * rules, which valibot's built-in actions cannot express. A limit travels in the issue's `expected`
- * and `received` strings (`max_keys<=20`, `25`) so that {@link toLocalIssues} can report it as the
+ * and `received` strings (`max_keys<=20`, `25`) so that `toLocalIssues` (local-issues.ts) can report it as the
  * server does, as a `constraint_violation` beside the `field_error`.
  */
 import type * as v from "valibot";

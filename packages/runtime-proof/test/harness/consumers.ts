@@ -8,7 +8,8 @@
 export const CONSUMER_USAGE: Record<string, string> = {
   "@promo-review/errors": `
 import assert from "node:assert/strict";
-import { errorFromHttp, NotFoundError, parseRetryAfter } from "@promo-review/errors";
+import { NotFoundError, parseRetryAfter } from "@promo-review/errors";
+import { errorFromHttp } from "@promo-review/errors/internal";
 const error = errorFromHttp({
   status: 404,
   headers: new Headers(),
@@ -138,7 +139,7 @@ assert.ok(JSON.parse(out).channels.length > 0);
 
 /** A function every package's main entry exports, checked through `require()` from CommonJS. */
 export const CJS_EXPORT: Record<string, string> = {
-  "@promo-review/errors": "errorFromHttp",
+  "@promo-review/errors": "isPromoReviewError",
   "@promo-review/http": "createHttpClient",
   "@promo-review/rate-budget": "createRateBudget",
   "@promo-review/simulator": "startSimulator",
@@ -155,7 +156,7 @@ export const CJS_EXPORT: Record<string, string> = {
  * plumbing DESIGN.md allows for packages that talk HTTP. A dependency outside this list fails the test.
  */
 export const ALLOWED_DEPENDENCIES: Record<string, string[]> = {
-  "@promo-review/errors": ["valibot"],
+  "@promo-review/errors": [],
   "@promo-review/http": ["@promo-review/errors", "ky"],
   "@promo-review/rate-budget": ["@promo-review/errors", "eventemitter3"],
   "@promo-review/upload-chunker": ["@promo-review/errors", "@promo-review/http", "ky", "eventemitter3"],
@@ -169,7 +170,7 @@ export const ALLOWED_DEPENDENCIES: Record<string, string[]> = {
 export const FORBIDDEN_IN_TREE: Record<string, string[]> = {
   "@promo-review/webhook-verify": ["ky", "@promo-review/upload-chunker", "@promo-review/http"],
   "@promo-review/upload-chunker": ["@promo-review/webhook-verify", "@promo-review/promotions-core"],
-  "@promo-review/errors": ["ky", "eventemitter3"],
+  "@promo-review/errors": ["ky", "eventemitter3", "valibot"],
 };
 
 /**

@@ -100,16 +100,16 @@ export interface ReportedOverBudget {
  */
 export const REPORTED_OVER_BUDGET: Record<string, ReportedOverBudget> = {
   "@promo-review/errors": {
-    reported: 7427,
-    why: "against 3 KB: its own files alone are 5.60 KB: issue 2's envelope and details (3.96 KB), issue 15's redaction of every string an error carries and its origin, redirect and wait-bound errors, issue 16's UNEXPECTED_RESPONSE checks; valibot for the details schema adds the rest. Issue 19 (a dependency-free envelope reader, the checks moved to where they are used) is what brings it down",
+    reported: 3340,
+    why: "against 3 KB, from 7427: it has no dependency any more (the envelope is read with typeof checks) and what only the SDK's packages use (answer and transport mapping, response checks, wait bounds) is on @promo-review/errors/internal. What is left is what users catch and call: the base class alone is 2.33 KB (redaction of every string an error carries and its cause chain, instanceof across copies), the 18 error classes and 31 names exported bring the rest",
   },
   "@promo-review/webhook-verify": {
-    reported: 9454,
-    why: "against 6 KB: its own files alone are 7.04 KB (issue 7's behaviour: HMAC and Ed25519, rotation, handlers, typed payload), errors' base class adds the rest; issue 19 took valibot (errors' details schema, now built on first use) and eventemitter3 out, from 11825",
+    reported: 9435,
+    why: "against 6 KB: its own files alone are 7.04 KB (issue 7's behaviour: HMAC and Ed25519, rotation, handlers, typed payload), errors' base class adds the rest; issue 19 took valibot (errors' details schema, now gone from errors) and eventemitter3 out, from 11825",
   },
   "@promo-review/webhook-verify/signature": {
-    reported: 6376,
-    why: "against 4 KB and standardwebhooks' 4.75 KB: its own files alone are 3.99 KB (the shared checks, whose messages name the likely mistake), and the typed WebhookVerificationError with errors' base class (redaction of every string, details accessors, cause copying) adds 2.24 KB; that class alone is 2.53 KB",
+    reported: 6355,
+    why: "against 4 KB and standardwebhooks' 4.75 KB: its own files alone are 3.99 KB (the shared checks, whose messages name the likely mistake), and the typed WebhookVerificationError with errors' base class (redaction of every string, details accessors, cause copying) adds 2.22 KB; that class alone is 2.51 KB",
   },
   "@promo-review/upload-chunker": {
     reported: 19201,
