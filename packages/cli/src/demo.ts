@@ -2,12 +2,7 @@
  * `promo-review demo`: the whole workflow, step by step, against the embedded simulator (the default)
  * or a real deployment (when `PROMO_REVIEW_*` settings or their flags are given).
  */
-import {
-  createClient,
-  type EvaluationOutcome,
-  type NewVersionRequest,
-  type PromoReviewClient,
-} from "@promo-review/sdk";
+import { createClient, type EvaluationOutcome, type PromoReviewClient } from "@promo-review/sdk";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { colorsFor } from "./colors.js";
 import type { CliIo } from "./io.js";
@@ -273,7 +268,7 @@ export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Pro
         client.promotions.createVersion(
           promotionId,
           {
-            fileFormat: capture.fileFormat as NewVersionRequest["fileFormat"],
+            fileFormat: capture.fileFormat,
             uploadIds: [capture.uploadId],
             caption: "Landing page",
           },

@@ -22,6 +22,7 @@ export {
   secretsOf,
 } from "./credentials.js";
 export { type Deadline, deadlineSignal, type StartableDeadline, startableDeadline } from "./deadline.js";
+export { FILE_FORMATS, type FileFormat, isListedFileFormat } from "./file-format.js";
 export type { RequestEvent, RequestHooks, RetryEvent } from "./hooks.js";
 export type { Logger, LogLevel } from "./logger.js";
 export { type ObservabilityOptions, observabilityOf } from "./observability-options.js";

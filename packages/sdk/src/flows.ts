@@ -210,7 +210,7 @@ export function createFlows(parts: FlowParts): Flows {
         {
           ...options.promotion,
           // The capture's format is the service's word; validation still refuses one it does not know.
-          fileFormat: capture.fileFormat as CreatePromotionRequest["fileFormat"],
+          fileFormat: capture.fileFormat,
           uploadIds: [capture.uploadId],
         },
         stepOf(options),
