@@ -324,24 +324,22 @@ async function pollForResult(
 /** Rejects once `deadline` ends: an `AbortError` when the caller aborted, else a `TimeoutError`. */
 function endOf(deadline: Deadline, started: Started, options: EvaluateAndWaitOptions, timeoutMs: number) {
   return new Promise<never>((_, reject) => {
-    deadline.signal.addEventListener(
-      "abort",
-      () => {
-        if (options.signal?.aborted) {
-          reject(errorFromTransport(options.signal.reason, { aborted: true, sent: true }));
-          return;
-        }
-        reject(
-          new TimeoutError({
-            code: "TIMEOUT",
-            message: `No result for evaluation ${started.evaluationId} after ${Math.round(timeoutMs / 1000)} s; it may still finish (the webhook will say)`,
-            correlationId: started.correlationId,
-            mayHaveReachedServer: true,
-          }),
-        );
-      },
-      { once: true },
-    );
+    const end = () => {
+      if (options.signal?.aborted) {
+        reject(errorFromTransport(options.signal.reason, { aborted: true, sent: true }));
+        return;
+      }
+      reject(
+        new TimeoutError({
+          code: "TIMEOUT",
+          message: `No result for evaluation ${started.evaluationId} after ${Math.round(timeoutMs / 1000)} s; it may still finish (the webhook will say)`,
+          correlationId: started.correlationId,
+          mayHaveReachedServer: true,
+        }),
+      );
+    };
+    if (deadline.signal.aborted) end();
+    else deadline.signal.addEventListener("abort", end, { once: true });
   });
 }
 
