@@ -2,7 +2,7 @@ import { stripVTControlCharacters } from "node:util";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { run } from "./cli.js";
-import type { DemoSummary } from "./demo.js";
+import type { DemoSummary } from "./commands/demo.js";
 import { EXIT } from "./exit-codes.js";
 import { captureIo, freePort, simulatorEnv } from "./test-io.js";
 

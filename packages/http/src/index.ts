@@ -29,10 +29,12 @@ export {
   secretsOf,
 } from "./credentials.js";
 export { type Deadline, deadlineSignal, type StartableDeadline, startableDeadline } from "./deadline.js";
+export { FILE_FORMATS, type FileFormat, isListedFileFormat } from "./file-format.js";
 export type { RequestEvent, RequestHooks, RetryEvent } from "./hooks.js";
 export type { Logger, LogLevel } from "./logger.js";
 export { type ObservabilityOptions, observabilityOf } from "./observability-options.js";
 export { createOriginPolicy, type OriginPolicy, originOf } from "./origin.js";
+export { type PollBackoff, type PollCheck, type PollOptions, type PollPause, poll } from "./poll.js";
 export { type HopContext, isRedirect, MAX_REDIRECTS, nextHop } from "./redirect.js";
 export type { RequestBody } from "./request-body.js";
 export {

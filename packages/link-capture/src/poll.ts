@@ -7,16 +7,16 @@
  * errors, and the state can be saved (`toJSON`) and resumed elsewhere.
  */
 import { PromoReviewError, RateLimitError, TimeoutError } from "@promo-review/errors";
-import { isOverWaitBound, isUuid, unexpectedResponse } from "@promo-review/errors/internal";
+import { isUuid, unexpectedResponse } from "@promo-review/errors/internal";
 import {
   DEFAULT_RETRY,
   type HttpClient,
   type HttpResult,
   isSafeToRetry,
   notRequested,
+  poll,
   responseMetadata,
   retryDelay,
-  sleep,
   withResponse,
 } from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
@@ -94,69 +94,77 @@ export class ImportPoll {
     return this.#running;
   }
 
-  async #pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-    // Never sleep past the deadline: the loop then ends with the timeout at the right moment.
-    await sleep(Math.max(0, Math.min(ms, this.#state.deadline - Date.now())), signal);
-  }
-
-  async #loop({ signal, onStatus }: WaitOptions): Promise<CaptureResponse> {
+  #loop({ signal, onStatus }: WaitOptions): Promise<CaptureResponse> {
     const state = this.#state;
     let failures = 0;
-    for (;;) {
-      if (Date.now() >= state.deadline) throw this.#timeout();
-      state.attempts++;
-      let body: StatusBody | undefined;
-      let answer: HttpResult<StatusBody>;
-      try {
-        answer = await this.#http.request<StatusBody>(state.statusUrl, {
+    let status = "unknown";
+    return poll<CaptureResponse>(
+      async () => {
+        state.attempts++;
+        const answer = await this.#http.request<StatusBody>(state.statusUrl, {
           correlationId: state.correlationId,
           retry: false,
           timeoutMs: this.#pacing.requestTimeoutMs,
           ...(signal ? { signal } : {}),
         });
-        body = answer.data;
         failures = 0;
-      } catch (error) {
-        const typed = error as PromoReviewError;
-        // A wait over the one-hour bound is the caller's to decide on, at once (never slept through).
-        if (error instanceof RateLimitError && !isOverWaitBound(error.retryAfterMs ?? 0)) {
-          const delayMs = error.retryAfterMs ?? state.intervalMs;
-          onStatus?.({ type: "throttled", attempts: state.attempts, delayMs, error });
-          await this.#pause(delayMs, signal);
-          continue;
+        const body = answer.data;
+        status = typeof body?.status === "string" ? body.status : "unknown";
+        if (status === "completed") return { done: true, value: this.#finish(body ?? {}, answer, onStatus) };
+        if (FAILED.has(status)) {
+          throw new PromoReviewError({
+            code: "IMPORT_FAILED",
+            message: `The link import ended with status "${status}"; capture the link again`,
+            correlationId: state.correlationId,
+          });
         }
-        if (!(error instanceof PromoReviewError) || !isSafeToRetry(typed, true, DEFAULT_RETRY)) {
-          throw explainCaptureError(error, state.statusUrl);
-        }
-        failures++;
-        const delayMs = Math.max(retryDelay(typed, failures, DEFAULT_RETRY), state.intervalMs);
-        onStatus?.({ type: "retrying", attempts: state.attempts, delayMs, error: typed });
-        await this.#pause(delayMs, signal);
-        continue;
-      }
-      const status = typeof body?.status === "string" ? body.status : "unknown";
-      if (status === "completed") {
-        const metadata = { ...responseMetadata(answer, this.#http.redact), attempts: state.attempts };
-        const result = withResponse(this.#completed(body ?? {}), metadata);
-        state.result = result;
-        onStatus?.({ type: "completed", result });
-        return result;
-      }
-      if (FAILED.has(status)) {
-        throw new PromoReviewError({
-          code: "IMPORT_FAILED",
-          message: `The link import ended with status "${status}"; capture the link again`,
-          correlationId: state.correlationId,
-        });
-      }
-      const nextPollInMs = state.intervalMs;
-      onStatus?.({ type: "status", status, attempts: state.attempts, nextPollInMs });
-      state.intervalMs = Math.min(
-        this.#pacing.maxIntervalMs,
-        Math.round(state.intervalMs * this.#pacing.factor),
-      );
-      await this.#pause(nextPollInMs, signal);
-    }
+        return { done: false };
+      },
+      {
+        backoff: {
+          initialMs: state.intervalMs,
+          maxMs: this.#pacing.maxIntervalMs,
+          factor: this.#pacing.factor,
+        },
+        deadlineAt: state.deadline,
+        timeoutError: () => this.#timeout(),
+        signal,
+        onError: (error, intervalMs) => {
+          // IMPORT_FAILED and UNEXPECTED_RESPONSE thrown above are not safe to retry: they end the wait.
+          // A 429 waits its Retry-After (the poll helper refuses one over the one-hour bound).
+          if (error instanceof RateLimitError) return error.retryAfterMs ?? intervalMs;
+          const typed = error as PromoReviewError;
+          if (!(error instanceof PromoReviewError) || !isSafeToRetry(typed, true, DEFAULT_RETRY)) {
+            throw explainCaptureError(error, state.statusUrl);
+          }
+          failures++;
+          return Math.max(retryDelay(typed, failures, DEFAULT_RETRY), intervalMs);
+        },
+        onPause: (pause) => {
+          const { attempts } = state;
+          if (pause.reason === "pending") {
+            onStatus?.({ type: "status", status, attempts, nextPollInMs: pause.delayMs });
+            state.intervalMs = pause.intervalMs;
+          } else {
+            const error = pause.error as PromoReviewError;
+            const type = error instanceof RateLimitError ? "throttled" : "retrying";
+            onStatus?.({ type, attempts, delayMs: pause.delayMs, error });
+          }
+        },
+      },
+    );
+  }
+
+  #finish(
+    body: StatusBody,
+    answer: HttpResult<StatusBody>,
+    onStatus: WaitOptions["onStatus"],
+  ): CaptureResponse {
+    const metadata = { ...responseMetadata(answer, this.#http.redact), attempts: this.#state.attempts };
+    const result = withResponse(this.#completed(body), metadata);
+    this.#state.result = result;
+    onStatus?.({ type: "completed", result });
+    return result;
   }
 
   #completed(body: StatusBody): CaptureResult {

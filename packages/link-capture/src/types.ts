@@ -2,10 +2,10 @@
  * The shapes link capture works with: its result, the saved state of a poll, and the progress events.
  */
 import type { PromoReviewError } from "@promo-review/errors";
-import type { WithResponse } from "@promo-review/http";
+import type { FileFormat, WithResponse } from "@promo-review/http";
 
-/** A promotion `fileFormat` (screenshots and design frames are always `image`). */
-export type FileFormat = "text" | "video" | "audio" | "image" | "pdf" | "document" | (string & {});
+/** A promotion `fileFormat`, open to a value the service adds (screenshots and design frames are always `image`). */
+export type { FileFormat } from "@promo-review/http";
 
 /** What a finished capture gives: the upload id and format to create the promotion with. */
 export interface CaptureResult {

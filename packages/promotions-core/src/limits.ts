@@ -26,10 +26,12 @@ export const RESERVED_TAG_PREFIX = "Var-";
 /** See {@link RESERVED_TAG_PREFIX}. */
 export const RESERVED_TAG_NAME = "TESTING";
 
-/** Every `fileFormat` the service accepts. */
-export const FILE_FORMATS = ["text", "video", "audio", "image", "pdf", "document"] as const;
-/** A `fileFormat` value. `text` takes `content`; every other format takes `uploadIds`. */
-export type FileFormat = (typeof FILE_FORMATS)[number];
+/**
+ * Every `fileFormat` the spec lists, and the type of the field: `text` takes `content`; every other
+ * format takes `uploadIds`. The type is open, so a capture's format passes through as the service named
+ * it; validation refuses a value outside the list unless it is turned off.
+ */
+export { FILE_FORMATS, type FileFormat } from "@promo-review/http";
 
 /**
  * Values of the promotion-type field. The spec names the field only in words ("promotion type"), so

@@ -3,9 +3,10 @@ import { errorFromTransport, localValidationError } from "@promo-review/errors/i
 import {
   type CallControl,
   callControl,
-  DEFAULT_RETRY,
-  retryDelay,
+  type Deadline,
+  poll,
   sleep,
+  startableDeadline,
   type WithResponse,
 } from "@promo-review/http";
 import type { CaptureResponse, LinkCapture } from "@promo-review/link-capture";
@@ -210,7 +211,7 @@ export function createFlows(parts: FlowParts): Flows {
         {
           ...options.promotion,
           // The capture's format is the service's word; validation still refuses one it does not know.
-          fileFormat: capture.fileFormat as CreatePromotionRequest["fileFormat"],
+          fileFormat: capture.fileFormat,
           uploadIds: [capture.uploadId],
         },
         stepOf(options),
@@ -243,98 +244,138 @@ export function createFlows(parts: FlowParts): Flows {
   };
 }
 
+type Started = { evaluationId: string; correlationId: string };
+type Delivered = EvaluationCompletedEvent["data"] & { status: string };
+
+/** The outcome of an evaluation, from a verified webhook or a read. */
+function outcomeOf(
+  started: Started,
+  ids: { promotionId: string; versionId: string },
+  data: Delivered | EvaluationRecord,
+  via: "webhook" | "poll",
+): EvaluationOutcome {
+  return {
+    evaluationId: started.evaluationId,
+    ...ids,
+    status: data.status,
+    // A read and a webhook describe the same evaluation, so their issues have the same shape.
+    issues: (data.issues ?? []) as EvaluationOutcome["issues"],
+    ...(data.metadata ? { metadata: data.metadata as Record<string, string> } : {}),
+    via,
+    correlationId: started.correlationId,
+  };
+}
+
 /**
- * Evaluate, then wait. A listener is attached before the trigger, so a webhook that arrives before the
- * trigger's answer is not missed; deliveries for the version are kept until the evaluation id is known.
- * Polling starts only after `pollAfterMs` without a webhook, because every poll spends the budget.
+ * Listens for the version's `evaluation-completed` deliveries before the evaluation is started, keeping
+ * them until its id is known: a webhook that arrives before the trigger's answer is not missed.
+ */
+function listenForResult(parts: FlowParts, ids: { promotionId: string; versionId: string }) {
+  const seen: EvaluationCompletedEvent[] = [];
+  let deliver: ((event: EvaluationCompletedEvent) => void) | undefined;
+  const listener = (event: EvaluationCompletedEvent) => {
+    if (event.data.versionId !== ids.versionId) return;
+    seen.push(event);
+    deliver?.(event);
+  };
+  if (parts.hasWebhooks) parts.webhooks.on("evaluation-completed", listener);
+  return {
+    /** Resolves with the first delivery naming the evaluation (never rejects). */
+    result: (started: Started) =>
+      new Promise<EvaluationOutcome>((resolve) => {
+        const match = (event: EvaluationCompletedEvent) => {
+          const { status } = event.data;
+          // A delivery without a status (webhook-verify warns) cannot end the wait; the poll fallback does.
+          if (event.data.evaluationId === started.evaluationId && status !== undefined)
+            resolve(outcomeOf(started, ids, { ...event.data, status }, "webhook"));
+        };
+        for (const event of seen) match(event);
+        deliver = match;
+      }),
+    stop: () => {
+      if (parts.hasWebhooks) parts.webhooks.off("evaluation-completed", listener);
+    },
+  };
+}
+
+/** Reads the evaluation, after `pollAfterMs`, until it is no longer `processing`. */
+async function pollForResult(
+  parts: FlowParts,
+  ids: { promotionId: string; versionId: string },
+  started: Started,
+  options: EvaluateAndWaitOptions & { signal: AbortSignal },
+): Promise<EvaluationOutcome> {
+  const { signal } = options;
+  await sleep(options.pollAfterMs ?? (parts.hasWebhooks ? 60_000 : 0), signal);
+  const initialMs = options.pollIntervalMs ?? 2_000;
+  return poll<EvaluationOutcome>(
+    async () => {
+      const record = await parts.promotions.evaluation(ids.promotionId, ids.versionId, started.evaluationId, {
+        signal,
+        correlationId: started.correlationId,
+      });
+      if (record.status === "processing") return { done: false };
+      return { done: true, value: outcomeOf(started, ids, record, "poll") };
+    },
+    // Full jitter, never under half the first interval: readers of one evaluation spread out.
+    { signal, backoff: { initialMs, maxMs: 30_000, jitter: "full", minMs: initialMs / 2 } },
+  );
+}
+
+/** Rejects once `deadline` ends: an `AbortError` when the caller aborted, else a `TimeoutError`. */
+function endOf(deadline: Deadline, started: Started, options: EvaluateAndWaitOptions, timeoutMs: number) {
+  return new Promise<never>((_, reject) => {
+    const end = () => {
+      if (options.signal?.aborted) {
+        reject(errorFromTransport(options.signal.reason, { aborted: true, sent: true }));
+        return;
+      }
+      reject(
+        new TimeoutError({
+          code: "TIMEOUT",
+          message: `No result for evaluation ${started.evaluationId} after ${Math.round(timeoutMs / 1000)} s; it may still finish (the webhook will say)`,
+          correlationId: started.correlationId,
+          mayHaveReachedServer: true,
+        }),
+      );
+    };
+    if (deadline.signal.aborted) end();
+    else deadline.signal.addEventListener("abort", end, { once: true });
+  });
+}
+
+/**
+ * Evaluate, then wait: for the webhook, and after `pollAfterMs` without one by polling too (every poll
+ * spends the budget). One deadline, started once the evaluation is, covers the whole wait; the caller's
+ * signal ends it too.
  */
 async function evaluateAndWait(
   parts: FlowParts,
   promotionId: string,
   options: EvaluateAndWaitOptions,
 ): Promise<EvaluationOutcome> {
-  const { promotions, webhooks } = parts;
   const versionId =
-    options.versionId ?? (await promotions.get(promotionId, signalOf(options.signal))).latestVersionId;
+    options.versionId ?? (await parts.promotions.get(promotionId, signalOf(options.signal))).latestVersionId;
+  const ids = { promotionId, versionId };
   const timeoutMs = options.timeoutMs ?? 600_000;
+  // Aborted by the caller, by the deadline, or once the wait is over (the poller then stops).
   const stop = new AbortController();
   const onOuterAbort = () => stop.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onOuterAbort, { once: true });
-  const seen: EvaluationCompletedEvent[] = [];
-  let deliver: ((event: EvaluationCompletedEvent) => void) | undefined;
-  const listener = (event: EvaluationCompletedEvent) => {
-    if (event.data.versionId !== versionId) return;
-    seen.push(event);
-    deliver?.(event);
-  };
-  if (parts.hasWebhooks) webhooks.on("evaluation-completed", listener);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
+  const deadline = startableDeadline(timeoutMs, stop.signal);
+  const webhook = listenForResult(parts, ids);
   try {
-    const started = await promotions.evaluate(promotionId, versionId, signalOf(options.signal));
-    const outcome = (
-      data: (EvaluationCompletedEvent["data"] & { status: string }) | EvaluationRecord,
-      via: "webhook" | "poll",
-    ) => ({
-      evaluationId: started.evaluationId,
-      promotionId,
-      versionId,
-      status: data.status,
-      // A read and a webhook describe the same evaluation, so their issues have the same shape.
-      issues: (data.issues ?? []) as EvaluationOutcome["issues"],
-      ...(data.metadata ? { metadata: data.metadata as Record<string, string> } : {}),
-      via,
-      correlationId: started.correlationId,
-    });
-    const byWebhook = new Promise<EvaluationOutcome>((resolve) => {
-      const match = (event: EvaluationCompletedEvent) => {
-        const { status } = event.data;
-        // A delivery without a status (webhook-verify warns) cannot end the wait; the poll fallback does.
-        if (event.data.evaluationId === started.evaluationId && status !== undefined)
-          resolve(outcome({ ...event.data, status }, "webhook"));
-      };
-      for (const event of seen) match(event);
-      deliver = match;
-    });
-    const byPolling = (async () => {
-      await sleep(options.pollAfterMs ?? (parts.hasWebhooks ? 60_000 : 0), stop.signal);
-      const policy = { ...DEFAULT_RETRY, baseDelayMs: options.pollIntervalMs ?? 2_000, maxDelayMs: 30_000 };
-      for (let round = 1; ; round++) {
-        const record = await promotions.evaluation(promotionId, versionId, started.evaluationId, {
-          signal: stop.signal,
-          correlationId: started.correlationId,
-        });
-        if (record.status !== "processing") return outcome(record, "poll");
-        await sleep(Math.max(policy.baseDelayMs / 2, retryDelay(undefined, round, policy)), stop.signal);
-      }
-    })();
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new TimeoutError({
-              code: "TIMEOUT",
-              message: `No result for evaluation ${started.evaluationId} after ${Math.round(timeoutMs / 1000)} s; it may still finish (the webhook will say)`,
-              correlationId: started.correlationId,
-              mayHaveReachedServer: true,
-            }),
-          ),
-        timeoutMs,
-      );
-    });
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(errorFromTransport(options.signal?.reason, { aborted: true, sent: true }));
-      if (options.signal?.aborted) onAbort();
-      else options.signal?.addEventListener("abort", onAbort, { once: true });
-    });
+    const started = await parts.promotions.evaluate(promotionId, versionId, signalOf(options.signal));
+    deadline.start();
+    const ended = endOf(deadline, started, options, timeoutMs);
+    const byPolling = pollForResult(parts, ids, started, { ...options, signal: deadline.signal });
     // The poller's own abort (when the webhook wins) must not surface as an unhandled rejection.
     byPolling.catch(() => {});
-    return await Promise.race([byWebhook, byPolling, deadline, aborted]);
+    return await Promise.race([ended, webhook.result(started), byPolling]);
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
     stop.abort();
     options.signal?.removeEventListener("abort", onOuterAbort);
-    if (onAbort) options.signal?.removeEventListener("abort", onAbort);
-    if (parts.hasWebhooks) webhooks.off("evaluation-completed", listener);
+    webhook.stop();
   }
 }

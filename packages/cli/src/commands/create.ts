@@ -2,6 +2,8 @@
  * `promo-review create` and `promo-review version <promotionId>`: a promotion, or a new version of one,
  * from inline text (`--content`), uploads made earlier (`--upload`) or a local file (`--file`).
  */
+
+import { FILE_FORMATS, type FileFormat } from "@promo-review/http";
 import {
   type CreatePromotionRequest,
   formatOf,
@@ -15,9 +17,6 @@ import type { CliIo } from "../io.js";
 import { fields } from "../output.js";
 import { UsageError } from "../usage-error.js";
 import { uploadLocalFile } from "./upload.js";
-
-const FILE_FORMATS = ["text", "pdf", "image", "video", "audio", "document"] as const;
-type FileFormat = NonNullable<NewVersionRequest["fileFormat"]>;
 
 /** The content flags `create` and `version` share. */
 interface ContentOptions {

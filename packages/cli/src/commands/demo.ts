@@ -1,8 +1,66 @@
-/** `promo-review demo`: the whole workflow (see ../demo.ts), with its summary. */
+/**
+ * `promo-review demo`: the whole workflow, step by step, against the embedded simulator (the default)
+ * or a real deployment (when `PROMO_REVIEW_*` settings or their flags are given). The steps are a table
+ * (`demo-steps.ts`) run in order here; what they add up to is `demo-summary.ts`.
+ */
 import type { Command } from "commander";
+import { colorsFor } from "../colors.js";
 import { contextOf, example, integerIn } from "../context.js";
-import { demoSummaryLines, runDemo } from "../demo.js";
 import type { CliIo } from "../io.js";
+import type { Output } from "../output.js";
+import { hasSetting } from "../settings.js";
+import { DEMO_STEPS, type DemoOptions, type DemoRun, runStep } from "./demo-steps.js";
+import { type DemoSummary, demoSummaryLines, summaryOf } from "./demo-summary.js";
+
+export type { DemoOptions, DemoStep } from "./demo-steps.js";
+export type { DemoSummary } from "./demo-summary.js";
+
+/** A run's settings, before any step. */
+function startRun(options: DemoOptions, io: CliIo, out: Output): DemoRun {
+  const env = options.env ?? io.env ?? process.env;
+  return {
+    options,
+    io,
+    out,
+    env,
+    call: io.signal ? { signal: io.signal } : {},
+    // A deployment is chosen by its URL: a key alone points nowhere (a stray PROMO_REVIEW_API_KEY in a
+    // shell is common), so without a base URL the demo runs its own simulator and says why.
+    embedded: !hasSetting("baseUrl", options.globals, env),
+    // Under --json stderr is read by programs too: plain notes.
+    colors: colorsFor(io.stderr, out.json ? { NO_COLOR: "1" } : (io.env ?? process.env)),
+    steps: [],
+    got: {},
+    verified: [],
+    cleanup: [],
+  };
+}
+
+/** Says where the demo runs, and why when a stray key is ignored. */
+function announce(run: DemoRun): void {
+  run.out.note(
+    run.embedded
+      ? "promo-review demo: the whole workflow against the simulator, started in this process"
+      : "promo-review demo: the whole workflow against the service in your PROMO_REVIEW_* settings",
+  );
+  if (run.embedded && hasSetting("apiKey", run.options.globals, run.env)) {
+    run.out.note(
+      "  (an API key is set but no base URL: the demo ignores the key and uses its own simulator; set --base-url or PROMO_REVIEW_BASE_URL to run it against a deployment)",
+    );
+  }
+}
+
+/** Runs the demo; each step is reported as it ends. Everything started is stopped before returning. */
+export async function runDemo(options: DemoOptions, io: CliIo, out: Output): Promise<DemoSummary> {
+  const run = startRun(options, io, out);
+  try {
+    announce(run);
+    for (const row of DEMO_STEPS) await runStep(run, row);
+    return summaryOf(run);
+  } finally {
+    for (const stop of run.cleanup.reverse()) await stop();
+  }
+}
 
 /** Adds `demo`. */
 export function registerDemo(program: Command, io: CliIo): void {

@@ -3,8 +3,10 @@
  * `content` and no `uploadIds`; every other format takes `uploadIds` (at least one) and no `content`.
  * A cross-field rule, so it is a raw check reporting at the path of the offending field.
  */
+
+import { isListedFileFormat } from "@promo-review/http";
 import type * as v from "valibot";
-import { FILE_FORMATS, type FileFormat } from "../limits.js";
+import { FILE_FORMATS } from "../limits.js";
 import { addIssueAt } from "./raw-issue.js";
 
 type AddIssue = Parameters<Parameters<typeof v.rawCheck>[0]>[0]["addIssue"];
@@ -22,7 +24,7 @@ export function checkFormatAndContent(body: Record<string, unknown>, addIssue: A
     return;
   }
   // An unknown format is reported by the field's own schema; which rule applies is then unknown.
-  if (!FILE_FORMATS.includes(fileFormat as FileFormat)) return;
+  if (!isListedFileFormat(fileFormat)) return;
   if (fileFormat === "text") {
     if (content === undefined) addIssueAt(addIssue, body, ["content"], "is required when fileFormat is text");
     if (uploadIds !== undefined) {
