@@ -10,6 +10,7 @@ export { type UploadStateDetail, uploadStateOf, withUploadState } from "./failur
 export { type FileDetails, fileDetailsOf } from "./file-details.js";
 export { FORMAT_LIMITS, formatOf, limitOf, type UploadFormat } from "./formats.js";
 export { DOCUMENTED_MAX_CHUNK_SIZE, type Initiated, initiateUpload, uploadPath } from "./initiate.js";
+export { MAX_PIECE } from "./pieces.js";
 export { REPORT_STEP, type UploadProgress } from "./progress.js";
 export {
   type ChunkAnswer,
@@ -27,7 +28,7 @@ export {
   type ResumeStore,
   webStorageResumeStore,
 } from "./resume-store.js";
-export { type ByteSource, MAX_PIECE, openSource, type SourceRange, type UploadSource } from "./sources.js";
+export { openSource } from "./sources.js";
 export {
   type ChunkEvent,
   type InitiatedEvent,
@@ -38,6 +39,7 @@ export {
   type UploadResponse,
   type UploadResult,
 } from "./transfer.js";
+export type { ByteSource, SourceRange, UploadSource } from "./types.js";
 export { Upload } from "./upload.js";
 export {
   createUploader,

@@ -8,7 +8,8 @@
 import { openAsBlob, type Stats } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { type FileRangeReader, MAX_PIECE, READ_FILE_RANGE } from "./sources.js";
+import { type FileRangeReader, READ_FILE_RANGE } from "./blob-source.js";
+import { MAX_PIECE } from "./pieces.js";
 
 export { nodeStreamFetch } from "@promo-review/http/node";
 export { type CacheDirectoryOptions, userCacheDirectory } from "./cache-directory.js";

@@ -3,7 +3,7 @@
  * instead of starting it again. The store maps a fingerprint of the file to the upload id (and the
  * chunk size the service gave); the file service stays the source of truth for how far it got.
  */
-import type { ByteSource } from "./sources.js";
+import type { ByteSource } from "./types.js";
 
 /** What is remembered about an unfinished upload. */
 export interface ResumeRecord {

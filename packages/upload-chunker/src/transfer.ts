@@ -21,7 +21,8 @@ import { meteredClient } from "./metered-client.js";
 import { createProgressTracker, type UploadProgress } from "./progress.js";
 import { classifyChunkFailure, putChunk } from "./put-chunk.js";
 import { fingerprintOf, type ResumeStore } from "./resume-store.js";
-import { openSource, type UploadSource } from "./sources.js";
+import { openSource } from "./sources.js";
+import type { UploadSource } from "./types.js";
 import { checkUploadId, getUploadState, type UploadState, type UploadStatus, waitForUpload } from "./wait.js";
 
 /**

@@ -18,8 +18,8 @@ import {
 import { streamingByDefault } from "./chunks.js";
 import { meteredClient } from "./metered-client.js";
 import { memoryResumeStore, type ResumeStore } from "./resume-store.js";
-import type { UploadSource } from "./sources.js";
 import { type TransferContext, transfer, type UploadOptions, type UploadResponse } from "./transfer.js";
+import type { UploadSource } from "./types.js";
 import { Upload } from "./upload.js";
 import { getUploadState, type UploadState, type WaitOptions, waitForUpload } from "./wait.js";
 
