@@ -14,7 +14,8 @@ import {
 } from "@promo-review/errors";
 import type { HttpClient, RequestBody } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
-import { UPLOAD_STATUSES, type UploadStatus } from "./wait.js";
+import type { UploadStatus } from "./types.js";
+import { UPLOAD_STATUSES } from "./wait.js";
 
 /** The file service's answer to a chunk. */
 export interface ChunkAnswer {
