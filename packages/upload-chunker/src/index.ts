@@ -5,22 +5,11 @@
  * @packageDocumentation
  */
 export { checkUpload } from "./checks.js";
-export { chunkEnd, contentRange, streamingByDefault, supportsRequestStreams } from "./chunks.js";
-export { uploadStateOf, withUploadState } from "./failure.js";
+export { streamingByDefault } from "./chunks.js";
+export { uploadStateOf } from "./failure.js";
 export { fileDetailsOf } from "./file-details.js";
 export { FORMAT_LIMITS, formatOf, limitOf } from "./formats.js";
-export { DOCUMENTED_MAX_CHUNK_SIZE, initiateUpload, uploadPath } from "./initiate.js";
-export { MAX_PIECE } from "./pieces.js";
-export { REPORT_STEP } from "./progress.js";
-export { classifyChunkFailure, putChunk } from "./put-chunk.js";
-export { RESUME_CHUNK_SIZE } from "./resume-or-initiate.js";
-export {
-  FINGERPRINT_BYTES,
-  fingerprintOf,
-  memoryResumeStore,
-  webStorageResumeStore,
-} from "./resume-store.js";
-export { openSource } from "./sources.js";
+export { fingerprintOf, memoryResumeStore, webStorageResumeStore } from "./resume-store.js";
 export type {
   ByteSource,
   ChunkEvent,
@@ -47,16 +36,5 @@ export type {
   WaitOptions,
 } from "./types.js";
 export { Upload } from "./upload.js";
-export {
-  createUploader,
-  DEFAULT_CHUNK_RETRY_LIMIT,
-  DEFAULT_MAX_RESYNCS,
-  DEFAULT_READ_AHEAD_BYTES,
-} from "./uploader.js";
-export {
-  checkUploadId,
-  DEFAULT_WAIT_TIMEOUT_MS,
-  getUploadState,
-  UPLOAD_STATUSES,
-  waitForUpload,
-} from "./wait.js";
+export { createUploader, DEFAULT_MAX_RESYNCS } from "./uploader.js";
+export { checkUploadId, DEFAULT_WAIT_TIMEOUT_MS, UPLOAD_STATUSES } from "./wait.js";

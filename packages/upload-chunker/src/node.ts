@@ -13,7 +13,7 @@ import { MAX_PIECE } from "./pieces.js";
 
 export { nodeStreamFetch } from "@promo-review/http/node";
 export { type CacheDirectoryOptions, userCacheDirectory } from "./cache-directory.js";
-export { type FileResumeStoreOptions, fileResumeStore, stateFileName } from "./file-resume-store.js";
+export { type FileResumeStoreOptions, fileResumeStore } from "./file-resume-store.js";
 
 /** Read buffers kept for reuse per file: enough for a 64 MiB chunk. */
 const POOL_LIMIT = 64;

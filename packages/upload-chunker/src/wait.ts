@@ -16,8 +16,9 @@ import type { UploadState, UploadStatus, WaitOptions } from "./types.js";
 export const UPLOAD_STATUSES = ["pending", "uploading", "completed", "failed"] as const;
 
 /**
- * How long {@link waitForUpload} waits for `completed` unless told otherwise: 10 minutes, generous for
- * a 2 GB video's processing, yet an upload that stays `uploading` never keeps a caller forever.
+ * How long an upload (and `uploader.waitForCompletion`) waits for `completed` unless told otherwise:
+ * 10 minutes, generous for a 2 GB video's processing, yet an upload that stays `uploading` never keeps
+ * a caller forever.
  */
 export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
 

@@ -72,7 +72,7 @@ export const OUR_TARGETS: SizeTarget[] = [
   only("webhook-verify", "createWebhookVerifier", "subset", 9 * KB),
   only("webhook-verify", "createMemoryReplayStore", "tree-shaken"),
   whole("upload-chunker", 12 * KB),
-  only("upload-chunker", "contentRange", "tree-shaken"),
+  only("upload-chunker", "formatOf", "tree-shaken"),
   whole("link-capture"),
   whole("promotions-core"),
   whole("sdk", 30 * KB),
