@@ -18,7 +18,7 @@ export async function finish(upload: UploadContext, sent: Sent): Promise<UploadR
       signal: upload.signal,
       correlationId: upload.correlationId,
       pollIntervalMs: upload.settings.pollIntervalMs,
-      ...(options.waitTimeoutMs === undefined ? {} : { timeoutMs: options.waitTimeoutMs }),
+      timeoutMs: options.waitTimeoutMs,
     });
     status = done.status;
     correlationId = done.correlationId;

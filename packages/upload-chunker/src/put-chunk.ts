@@ -14,6 +14,7 @@ import {
 } from "@promo-review/errors";
 import type { HttpClient, RequestBody } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
+import { given } from "./given.js";
 import type { UploadStatus } from "./types.js";
 import { UPLOAD_STATUSES } from "./wait.js";
 
@@ -53,9 +54,11 @@ export async function putChunk(http: HttpClient, request: PutChunkRequest): Prom
         "Content-Type": "application/octet-stream",
       },
       retry: false,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(request.correlationId ? { correlationId: request.correlationId } : {}),
-      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+      ...given({
+        signal: request.signal,
+        correlationId: request.correlationId,
+        timeoutMs: request.timeoutMs,
+      }),
     })
     .catch((error: PromoReviewError) => {
       // 308 "Resume Incomplete" (the resumable-upload convention): the chunk was stored, more expected.

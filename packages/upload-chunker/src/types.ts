@@ -244,7 +244,7 @@ export interface UploadState {
 export interface WaitOptions {
   signal?: AbortSignal;
   /** Give up after this long (a `TimeoutError`). Default {@link DEFAULT_WAIT_TIMEOUT_MS} (10 minutes). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The first pause between polls; later pauses double up to `maxPollIntervalMs`. Default 250 ms. */
   pollIntervalMs?: number;
   /** The longest pause between polls. Default 5 s. */

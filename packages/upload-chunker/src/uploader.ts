@@ -65,7 +65,7 @@ export function createUploader(options: UploaderOptions): Uploader {
     },
     async status(uploadId, read = {}) {
       const meter = meteredClient(http, read);
-      const state = await getUploadState(meter.http, uploadId, read.signal ? { signal: read.signal } : {});
+      const state = await getUploadState(meter.http, uploadId, { signal: read.signal });
       return withResponse(state, meter.metadata()!);
     },
   };

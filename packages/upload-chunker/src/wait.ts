@@ -10,6 +10,7 @@ import {
   unexpectedResponse,
 } from "@promo-review/errors";
 import { DEFAULT_RETRY, type HttpClient, type RetryPolicy, retryDelay, sleep } from "@promo-review/http";
+import { given } from "./given.js";
 import type { UploadState, UploadStatus, WaitOptions } from "./types.js";
 
 /** The upload statuses of the spec: a closed enum, checked on every answer. */
@@ -43,12 +44,11 @@ export function checkUploadId(uploadId: unknown, field = "uploadId"): string {
 export async function getUploadState(
   http: HttpClient,
   uploadId: string,
-  options: { signal?: AbortSignal; correlationId?: string } = {},
+  options: { signal?: AbortSignal | undefined; correlationId?: string | undefined } = {},
 ): Promise<UploadState> {
   checkUploadId(uploadId);
   const result = await http.request<unknown>(`/v1/uploads/${uploadId}`, {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.correlationId ? { correlationId: options.correlationId } : {}),
+    ...given({ signal: options.signal, correlationId: options.correlationId }),
   });
   const context = {
     operation: "uploads.status",
