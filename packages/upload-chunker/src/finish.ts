@@ -11,13 +11,13 @@ import { waitForUpload } from "./wait.js";
 /** Phase 3: forgets the finished upload, waits for `completed` (unless `waitForCompletion: false`), and answers. */
 export async function finish(upload: UploadContext, sent: Sent): Promise<UploadResponse> {
   const { options, size: fileSize, fileName } = upload;
-  await upload.settings.store.delete(upload.fingerprint);
-  let { status = "uploading", correlationId } = sent;
+  await upload.store.delete(upload.fingerprint);
+  let { status = "uploading", lastCorrelationId: correlationId } = sent;
   if (options.waitForCompletion !== false && status !== "completed") {
     const done = await waitForUpload(upload.meter.http, sent.uploadId, {
       signal: upload.signal,
       correlationId: upload.correlationId,
-      pollIntervalMs: upload.settings.pollIntervalMs,
+      pollIntervalMs: upload.pollIntervalMs,
       timeoutMs: options.waitTimeoutMs,
     });
     status = done.status;

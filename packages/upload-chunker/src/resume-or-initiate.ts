@@ -19,20 +19,13 @@ export interface Placement {
   maxChunkSize: number;
   /** The bytes the service already holds: 0 for a new upload. */
   resumedFrom: number;
-  /** Whether an earlier run may have sent any byte of the file (so the service may hold any of it). */
-  resumed: boolean;
-  /** The status read when resuming; `undefined` for a new upload. */
+  /**
+   * The status read when resuming, `undefined` for a new upload: an upload with a status may hold any
+   * byte of the file (an earlier run may have sent it).
+   */
   status: UploadStatus | undefined;
   /** The correlation id of the service's last answer. */
-  correlationId: string;
-}
-
-/** An existing upload to continue, with its status as just read. */
-interface Found {
-  uploadId: string;
-  state: UploadState;
-  /** The chunk size the store remembers for it, if it does. */
-  maxChunkSize: number | undefined;
+  lastCorrelationId: string;
 }
 
 /**
@@ -43,37 +36,29 @@ export async function resumeOrInitiate(
   upload: UploadContext,
   resumeId: string | undefined,
 ): Promise<Placement> {
-  const remembered = await upload.settings.store.get(upload.fingerprint);
-  const found =
-    resumeId === undefined
-      ? await findRemembered(upload, remembered)
-      : await readNamed(upload, resumeId, remembered);
-  const placed = found ? await resume(upload, found, remembered) : await initiate(upload);
+  const remembered = await upload.store.get(upload.fingerprint);
+  const state =
+    resumeId === undefined ? await rememberedState(upload, remembered) : await namedState(upload, resumeId);
+  const placed = state ? await resume(upload, state, remembered) : await initiate(upload);
   const { uploadId, maxChunkSize, resumedFrom } = placed;
   upload.emit("initiated", { uploadId, maxChunkSize, resumedFrom });
   return placed;
 }
 
-/** The upload the caller named: it is this upload's from now on, whatever its status read gives. */
-async function readNamed(
-  upload: UploadContext,
-  uploadId: string,
-  remembered: ResumeRecord | undefined,
-): Promise<Found> {
+/** The status of the upload the caller named: it is this upload's from now on, whatever the read gives. */
+function namedState(upload: UploadContext, uploadId: string): Promise<UploadState> {
   upload.reached.uploadId = uploadId;
-  const state = await getUploadState(upload.meter.http, uploadId, upload);
-  const maxChunkSize = remembered?.uploadId === uploadId ? remembered.maxChunkSize : undefined;
-  return { uploadId, state, maxChunkSize };
+  return getUploadState(upload.meter.http, uploadId, upload);
 }
 
 /**
- * The upload the store remembers for this file, when the service still has it unfailed and of this
- * size; otherwise the record is forgotten and `undefined` says to start again.
+ * The status of the upload the store remembers for this file, when the service still has it unfailed
+ * and of this size; otherwise the record is forgotten and `undefined` says to start again.
  */
-async function findRemembered(
+async function rememberedState(
   upload: UploadContext,
   remembered: ResumeRecord | undefined,
-): Promise<Found | undefined> {
+): Promise<UploadState | undefined> {
   if (!remembered || remembered.fileSize !== upload.size) return undefined;
   const state = await getUploadState(upload.meter.http, remembered.uploadId, upload).catch(
     (error: unknown) => {
@@ -84,19 +69,19 @@ async function findRemembered(
   );
   if (state && state.status !== "failed" && (state.fileSize ?? upload.size) === upload.size) {
     upload.reached.uploadId = remembered.uploadId;
-    return { uploadId: remembered.uploadId, state, maxChunkSize: remembered.maxChunkSize };
+    return state;
   }
-  await upload.settings.store.delete(upload.fingerprint);
+  await upload.store.delete(upload.fingerprint);
   return undefined;
 }
 
-/** Continues `found` from the byte the service holds, after checking its status fits this file. */
+/** Continues the upload whose status is `state` from the byte the service holds, once it fits this file. */
 async function resume(
   upload: UploadContext,
-  found: Found,
+  state: UploadState,
   remembered: ResumeRecord | undefined,
 ): Promise<Placement> {
-  const { uploadId, state } = found;
+  const { uploadId } = state;
   const { size } = upload;
   if (state.fileSize !== undefined && state.fileSize !== size) {
     throw new PromoReviewError({
@@ -117,28 +102,30 @@ async function resume(
     throw claimBeyond("uploads.status", "receivedBytes", received, size, state.correlationId);
   const resumedFrom = state.status === "completed" ? size : received;
   upload.reached.acknowledged = resumedFrom;
-  const maxChunkSize = found.maxChunkSize ?? upload.options.chunkSize ?? RESUME_CHUNK_SIZE;
-  if (!remembered || remembered.uploadId !== uploadId) {
-    await upload.settings.store.set(upload.fingerprint, { uploadId, maxChunkSize, fileSize: size });
+  const known = remembered?.uploadId === uploadId;
+  const maxChunkSize =
+    (known ? remembered.maxChunkSize : undefined) ?? upload.options.chunkSize ?? RESUME_CHUNK_SIZE;
+  if (!known) {
+    await upload.store.set(upload.fingerprint, { uploadId, maxChunkSize, fileSize: size });
   }
-  const { status, correlationId } = state;
-  return {
-    uploadId,
-    uploadUrl: uploadPath(uploadId),
-    maxChunkSize,
-    resumedFrom,
-    resumed: true,
-    status,
-    correlationId,
-  };
+  const uploadUrl = uploadPath(uploadId);
+  const { status, correlationId: lastCorrelationId } = state;
+  return { uploadId, uploadUrl, maxChunkSize, resumedFrom, status, lastCorrelationId };
 }
 
 /** Initiates a new upload and remembers it under the file's fingerprint. */
 async function initiate(upload: UploadContext): Promise<Placement> {
   const { fileName, size: fileSize, contentType } = upload;
   const initiated = await initiateUpload(upload.meter.http, { fileName, fileSize, contentType }, upload);
-  const { uploadId, maxChunkSize } = initiated;
+  const { uploadId, uploadUrl, maxChunkSize, correlationId: lastCorrelationId } = initiated;
   upload.reached.uploadId = uploadId;
-  await upload.settings.store.set(upload.fingerprint, { uploadId, maxChunkSize, fileSize });
-  return { ...initiated, resumedFrom: 0, resumed: false, status: undefined };
+  await upload.store.set(upload.fingerprint, { uploadId, maxChunkSize, fileSize });
+  return {
+    uploadId,
+    uploadUrl,
+    maxChunkSize,
+    resumedFrom: 0,
+    status: undefined,
+    lastCorrelationId,
+  };
 }

@@ -16,23 +16,23 @@ import { getUploadState } from "./wait.js";
 
 /** What phase 2 hands to phase 3. */
 export interface Sent {
-  uploadId: string;
-  resumedFrom: number;
+  readonly uploadId: string;
+  readonly resumedFrom: number;
   /** The status the last chunk answer (or the resume's status read) gave, if any. */
   status: UploadStatus | undefined;
   /** The correlation id of the service's last answer. */
-  correlationId: string;
+  lastCorrelationId: string;
   /** Chunk attempts that failed and were retried. */
   retries: number;
 }
 
-/** Where the chunk loop stands; each helper below moves it on. */
-interface ChunkLoop extends Sent {
-  readonly upload: UploadContext;
+/** The upload while its chunks are sent: where the loop stands; each helper below moves it on. */
+interface ChunkLoop extends UploadContext, Sent {
   readonly uploadUrl: string;
   readonly progress: ProgressTracker;
-  /** The next byte to send. */
-  offset: number;
+  /** The chunk being sent: the bytes `[start, end)`. */
+  start: number;
+  end: number;
   chunkSize: number;
   /** Whether chunk bodies are streamed (false once a runtime refused the first streamed one). */
   streamed: boolean;
@@ -41,7 +41,7 @@ interface ChunkLoop extends Sent {
   /** Failed attempts since the last progress (tus: the counter resets on progress). */
   failures: number;
   /** Attempts of the chunk being sent. */
-  chunkAttempts: number;
+  attempts: number;
   /** Times the service's offset went back: bounded, and each one backed off. */
   moves: number;
   /**
@@ -51,74 +51,60 @@ interface ChunkLoop extends Sent {
   sentEnd: number;
 }
 
-/** One chunk: the bytes `[start, end)`. */
-interface Chunk {
-  start: number;
-  end: number;
-}
-
 /** Phase 2: sends every byte from where phase 1 placed the upload, reporting progress. */
 export async function sendChunks(upload: UploadContext, placed: Placement): Promise<Sent> {
-  const { source, size, options } = upload;
-  const { uploadId, resumedFrom } = placed;
+  const { uploadId, resumedFrom, maxChunkSize } = placed;
   const loop: ChunkLoop = {
-    upload,
-    uploadId,
-    uploadUrl: placed.uploadUrl,
-    resumedFrom,
-    progress: createProgressTracker(uploadId, size, resumedFrom, (p) => upload.emit("progress", p)),
-    offset: resumedFrom,
-    chunkSize: Math.min(placed.maxChunkSize, options.chunkSize ?? placed.maxChunkSize),
-    streamed: upload.settings.streaming,
+    ...upload,
+    ...placed,
+    progress: createProgressTracker(uploadId, upload.size, resumedFrom, (p) => upload.emit("progress", p)),
+    start: resumedFrom,
+    end: resumedFrom,
+    chunkSize: Math.min(maxChunkSize, upload.options.chunkSize ?? maxChunkSize),
+    streamed: upload.streaming,
     streamedOnce: false,
     failures: 0,
-    chunkAttempts: 0,
+    attempts: 0,
     retries: 0,
     moves: 0,
-    sentEnd: placed.resumed ? size : 0,
-    status: placed.status,
-    correlationId: placed.correlationId,
+    sentEnd: placed.status ? upload.size : 0,
   };
-  source.release(loop.offset);
-  while (loop.offset < size) {
-    const chunk = { start: loop.offset, end: chunkEnd(loop.offset, loop.chunkSize, size) };
+  loop.source.release(resumedFrom);
+  while (loop.start < loop.size) {
+    loop.end = chunkEnd(loop.start, loop.chunkSize, loop.size);
     const attempt = new AbortController(); // lets go of the body's reader once the PUT settles
-    const body = await chunkBodyOf(loop, chunk, attempt.signal);
-    loop.chunkAttempts++;
+    const body = await chunkBodyOf(loop, attempt.signal);
+    loop.attempts++;
     try {
-      const answer = await putChunk(upload.meter.http, {
+      const answer = await putChunk(loop.meter.http, {
         uploadUrl: loop.uploadUrl,
-        ...chunk,
-        total: size,
+        start: loop.start,
+        end: loop.end,
+        total: loop.size,
         body,
-        signal: upload.signal,
-        correlationId: upload.correlationId,
-        timeoutMs: options.timeoutMs ?? upload.settings.chunkTimeoutMs,
+        signal: loop.signal,
+        correlationId: loop.correlationId,
+        timeoutMs: loop.options.timeoutMs ?? loop.chunkTimeoutMs,
       }).finally(() => attempt.abort());
-      await accepted(loop, chunk, answer);
+      await accepted(loop, answer);
     } catch (error) {
-      await failed(loop, chunk, error);
+      await failed(loop, error);
     }
   }
   loop.progress.flush();
-  const { status, correlationId, retries } = loop;
-  return { uploadId, resumedFrom, status, correlationId, retries };
+  return loop;
 }
 
 /**
- * The body of one attempt at `chunk`. A stream source is read up to `readAheadBytes` past the chunk
+ * The body of one attempt at the chunk. A stream source is read up to `readAheadBytes` past the chunk
  * while it is on the wire, so reading and sending overlap. A streamed body takes each piece as soon as
  * it is read; a whole body needs the chunk read first, and so does the last chunk: a stream of the
  * wrong length then fails before the service could complete a wrong file.
  */
-async function chunkBodyOf(
-  loop: ChunkLoop,
-  { start, end }: Chunk,
-  settled: AbortSignal,
-): Promise<RequestBody> {
-  const { source, size, settings, signal } = loop.upload;
-  source.prefetch(Math.min(size, end + settings.readAheadBytes));
-  if (!loop.streamed || end === size) await source.load(start, end, signal);
+async function chunkBodyOf(loop: ChunkLoop, settled: AbortSignal): Promise<RequestBody> {
+  const { source, start, end, size } = loop;
+  source.prefetch(Math.min(size, end + loop.readAheadBytes));
+  if (!loop.streamed || end === size) await source.load(start, end, loop.signal);
   let pulled = 0;
   const onSent = (bytes: number) => {
     pulled += bytes;
@@ -128,23 +114,23 @@ async function chunkBodyOf(
 }
 
 /** The service took the chunk: move to the offset it names, if it is one that could be true. */
-async function accepted(loop: ChunkLoop, { start, end }: Chunk, answer: ChunkAnswer): Promise<void> {
-  const { upload, progress } = loop;
+async function accepted(loop: ChunkLoop, answer: ChunkAnswer): Promise<void> {
+  const { start, end, progress } = loop;
   progress.sent(end);
   loop.streamedOnce ||= loop.streamed;
   loop.sentEnd = Math.max(loop.sentEnd, end);
-  loop.correlationId = answer.correlationId;
+  loop.lastCorrelationId = answer.correlationId;
   loop.status = answer.status;
   const next = answer.receivedBytes;
   if (next > loop.sentEnd) {
     throw claimBeyond("uploads.putChunk", "receivedBytes", next, loop.sentEnd, answer.correlationId);
   }
-  const { uploadId, chunkAttempts: attempts, streamed } = loop;
-  upload.emit("chunk", { uploadId, start, end, attempts, streamed, receivedBytes: next });
-  loop.chunkAttempts = 0;
-  if (next > loop.offset) {
+  const { uploadId, attempts, streamed } = loop;
+  loop.emit("chunk", { uploadId, start, end, attempts, streamed, receivedBytes: next });
+  loop.attempts = 0;
+  if (next > start) {
     loop.failures = 0;
-  } else if (++loop.failures > upload.policy.limit) {
+  } else if (++loop.failures > loop.policy.limit) {
     throw unexpectedResponse({
       operation: "uploads.putChunk",
       field: "receivedBytes",
@@ -152,22 +138,22 @@ async function accepted(loop: ChunkLoop, { start, end }: Chunk, answer: ChunkAns
       correlationId: answer.correlationId,
     });
   }
-  upload.reached.acknowledged = next;
+  loop.reached.acknowledged = next;
   progress.acknowledged(next);
-  loop.offset = next;
-  upload.source.release(next);
-  if (next < start) await movedBack(loop, { start, end: next }, undefined, answer.correlationId);
+  loop.start = next;
+  loop.source.release(next);
+  if (next < start) await movedBack(loop, start, next, undefined, answer.correlationId);
 }
 
 /**
  * The PUT failed (or its answer could not be true): stop, use smaller chunks, follow the service to
  * the offset it expects, or wait and send the same range again, within the retry limit.
  */
-async function failed(loop: ChunkLoop, chunk: Chunk, raw: unknown): Promise<void> {
-  const { upload } = loop;
-  if (upload.signal.aborted) throw raw;
+async function failed(loop: ChunkLoop, raw: unknown): Promise<void> {
+  const { start, end, policy } = loop;
+  if (loop.signal.aborted) throw raw;
   // A stream that failed or proved shorter than declared while its bytes were being sent.
-  if (upload.source.failure !== undefined) throw upload.source.failure;
+  if (loop.source.failure !== undefined) throw loop.source.failure;
   const error = raw as PromoReviewError;
   if (loop.streamed && !loop.streamedOnce && error instanceof NetworkError) {
     // A runtime that refuses stream bodies (a browser on HTTP/1.1) fails the very first one as a
@@ -178,18 +164,18 @@ async function failed(loop: ChunkLoop, chunk: Chunk, raw: unknown): Promise<void
   const failure = classifyChunkFailure(error);
   if (failure.action === "fail") throw error;
   if (failure.action === "shrink") {
-    if (failure.maxChunkSize >= chunk.end - chunk.start) throw error;
+    if (failure.maxChunkSize >= end - start) throw error;
     loop.chunkSize = failure.maxChunkSize;
-    const record = { uploadId: loop.uploadId, maxChunkSize: loop.chunkSize, fileSize: upload.size };
-    await upload.settings.store.set(upload.fingerprint, record);
+    const record = { uploadId: loop.uploadId, maxChunkSize: loop.chunkSize, fileSize: loop.size };
+    await loop.store.set(loop.fingerprint, record);
     return;
   }
-  if (++loop.failures > upload.policy.limit) throw error;
+  if (++loop.failures > policy.limit) throw error;
   loop.retries++;
-  if (failure.action === "resync" && (await resynced(loop, chunk, failure.offset, error))) return;
-  const delayMs = retryDelay(error, loop.failures, upload.policy);
-  upload.emit("retry", { uploadId: loop.uploadId, ...chunk, attempt: loop.failures, delayMs, error });
-  await sleep(delayMs, upload.signal);
+  if (failure.action === "resync" && (await resynced(loop, failure.offset, error))) return;
+  const delayMs = retryDelay(error, loop.failures, policy);
+  loop.emit("retry", { uploadId: loop.uploadId, start, end, attempt: loop.failures, delayMs, error });
+  await sleep(delayMs, loop.signal);
 }
 
 /**
@@ -199,12 +185,11 @@ async function failed(loop: ChunkLoop, chunk: Chunk, raw: unknown): Promise<void
  */
 async function resynced(
   loop: ChunkLoop,
-  { start }: Chunk,
   offset: number | undefined,
   error: PromoReviewError,
 ): Promise<boolean> {
-  const { upload } = loop;
-  const expected = offset ?? (await getUploadState(upload.meter.http, loop.uploadId, upload)).receivedBytes;
+  const { start, reached } = loop;
+  const expected = offset ?? (await getUploadState(loop.meter.http, loop.uploadId, loop)).receivedBytes;
   if (expected !== undefined && expected > loop.sentEnd) {
     const field = offset === undefined ? "receivedBytes" : "content_range_start";
     throw claimBeyond("uploads.putChunk", field, expected, loop.sentEnd, error.correlationId);
@@ -212,46 +197,46 @@ async function resynced(
   if (expected === undefined || expected === start) return false;
   // The service is elsewhere: ahead (the chunk landed, its answer was lost) or behind.
   if (expected > start) loop.failures = 0;
-  else await movedBack(loop, { start, end: expected }, error, error.correlationId ?? upload.correlationId);
-  loop.offset = expected;
-  if (expected > upload.reached.acknowledged) {
-    upload.reached.acknowledged = expected;
+  else await movedBack(loop, start, expected, error, error.correlationId ?? loop.correlationId);
+  loop.start = expected;
+  if (expected > reached.acknowledged) {
+    reached.acknowledged = expected;
     loop.progress.acknowledged(expected);
   }
-  upload.source.release(Math.min(expected, start));
-  loop.chunkAttempts = 0;
+  loop.source.release(Math.min(expected, start));
+  loop.attempts = 0;
   return true;
 }
 
 /**
- * Counts a backward move of the service's offset (from `move.start` to `move.end`) and waits a growing,
- * jittered pause; past `maxResyncs` moves the upload ends with `UNEXPECTED_RESPONSE`.
+ * Counts a backward move of the service's offset (`from` to `to`) and waits a growing, jittered
+ * pause; past `maxResyncs` moves the upload ends with `UNEXPECTED_RESPONSE`.
  */
 async function movedBack(
   loop: ChunkLoop,
-  move: Chunk,
+  from: number,
+  to: number,
   error: PromoReviewError | undefined,
   correlationId: string,
 ): Promise<void> {
-  const { upload } = loop;
-  const { maxResyncs } = upload.settings;
+  const { maxResyncs, policy } = loop;
   const moved = (problem: string) =>
     unexpectedResponse({ operation: "uploads.putChunk", field: "receivedBytes", problem, correlationId });
   if (++loop.moves > maxResyncs) {
     throw moved(
-      `moved back ${loop.moves} times (last from byte ${move.start} to ${move.end}); the upload stops after ${maxResyncs}`,
+      `moved back ${loop.moves} times (last from byte ${from} to ${to}); the upload stops after ${maxResyncs}`,
     );
   }
   loop.retries++;
-  const { policy } = upload;
   const delayMs = retryDelay(undefined, loop.moves, { ...policy, random: () => 0.5 + policy.random() / 2 });
-  upload.emit("retry", {
+  const reason = error ?? moved(`moved back to ${to}`);
+  loop.emit("retry", {
     uploadId: loop.uploadId,
-    start: move.start,
-    end: move.start,
+    start: from,
+    end: from,
     attempt: loop.moves,
     delayMs,
-    error: error ?? moved(`moved back to ${move.end}`),
+    error: reason,
   });
-  await sleep(delayMs, upload.signal);
+  await sleep(delayMs, loop.signal);
 }

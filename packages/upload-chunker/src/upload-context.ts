@@ -24,9 +24,11 @@ export interface UploaderSettings {
 /** Emits one of an upload's events on its lifecycle object. */
 export type Emit = <E extends keyof UploadEvents>(event: E, ...args: UploadEvents[E]) => void;
 
-/** One upload as its phases see it. `signal` and `correlationId` also serve as its requests' options. */
-export interface UploadContext {
-  readonly settings: UploaderSettings;
+/**
+ * One upload as its phases see it: the uploader's settings, and this upload's. `signal` and
+ * `correlationId` also serve as its requests' options.
+ */
+export interface UploadContext extends Readonly<UploaderSettings> {
   readonly options: UploadOptions;
   /** The uploader's client metered for this upload: the result's `$response` comes from it. */
   readonly meter: MeteredClient;

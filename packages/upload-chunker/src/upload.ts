@@ -100,7 +100,7 @@ async function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): P
   try {
     const fingerprint = await fingerprintOf(opened, { fileName, contentType }, signal);
     const upload: UploadContext = {
-      settings,
+      ...settings,
       options,
       meter,
       policy,
