@@ -23,9 +23,8 @@ import { checkUploadId } from "./wait.js";
 export interface UploadStart {
   settings: UploaderSettings;
   source: UploadSource;
-  options: UploadOptions;
-  /** The upload to continue, instead of looking one up in the store or initiating one. */
-  uploadId?: string | undefined;
+  /** With `uploadId`, the upload to continue instead of looking one up in the store or initiating one. */
+  options: UploadOptions & { uploadId?: string | undefined };
 }
 
 /**
@@ -83,7 +82,8 @@ export class Upload extends EventEmitter<UploadEvents> {
  * three phases. Once the upload has an id, its error names it and the bytes the service confirmed.
  */
 async function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): Promise<UploadResponse> {
-  const { settings, source, options, uploadId } = start;
+  const { settings, source, options } = start;
+  const { uploadId } = options;
   const meter = meteredClient(settings.http, options);
   const policy: RetryPolicy =
     options.retry === false ? { ...settings.retry, limit: 0 } : { ...settings.retry, ...options.retry };

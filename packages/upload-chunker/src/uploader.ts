@@ -48,7 +48,7 @@ export function createUploader(options: UploaderOptions): Uploader {
     maxResyncs: options.maxResyncs ?? DEFAULT_MAX_RESYNCS,
   };
   const start = (source: UploadSource, options: UploadOptions & { uploadId?: string | undefined } = {}) =>
-    new Upload({ settings, source, options, uploadId: options.uploadId });
+    new Upload({ settings, source, options });
   return {
     http,
     start,
