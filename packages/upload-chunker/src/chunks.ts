@@ -2,7 +2,7 @@
  * Cutting a file into chunks and turning one chunk into a request body.
  */
 import type { RequestBody } from "@promo-review/http";
-import type { SourceRange } from "./sources.js";
+import type { SourceRange } from "./types.js";
 
 /** The `Content-Range` of the bytes `[start, end)` of a file of `total` bytes (inclusive end on the wire). */
 export function contentRange(start: number, end: number, total: number): string {

@@ -1,18 +1,12 @@
 /**
  * The error an upload ends with once it has an id: the same class, code, status and details as the
  * failure that stopped it, with the upload id and the byte offset the service had confirmed in the
- * message and in an `upload_state` detail, so the caller can resume exactly there.
+ * message and in an `upload_state` detail, so the caller can resume exactly there; and the error for a
+ * service that claims bytes it was never sent.
  */
 import { type ErrorDetail, PromoReviewError, type PromoReviewErrorInit } from "@promo-review/errors";
-
-/** The `upload_state` detail added to the error an upload ends with. */
-export interface UploadStateDetail {
-  type: "upload_state";
-  uploadId: string;
-  /** Bytes the file service had confirmed when the upload stopped: resume continues from here. */
-  bytesAcknowledged: number;
-  fileSize: number;
-}
+import { unexpectedResponse } from "@promo-review/errors/internal";
+import type { UploadStateDetail } from "./types.js";
 
 /** Re-raises `error` as the same class, naming the upload and the offset reached. */
 export function withUploadState(
@@ -61,4 +55,20 @@ export function uploadStateOf(error: unknown): UploadStateDetail | undefined {
   if (!(error instanceof PromoReviewError)) return undefined;
   const detail = error.details.find((d) => d.type === "upload_state") as UploadStateDetail | undefined;
   return detail && typeof detail.uploadId === "string" ? detail : undefined;
+}
+
+/** The service claimed more bytes than were sent (or than the file holds): an `UNEXPECTED_RESPONSE`. */
+export function claimBeyond(
+  operation: string,
+  field: string,
+  claimed: number,
+  sent: number,
+  correlationId: string | undefined,
+): PromoReviewError {
+  return unexpectedResponse({
+    operation,
+    field,
+    problem: `claims byte ${claimed} was received, but only ${sent} bytes were sent; nothing is reported stored that was not`,
+    correlationId,
+  });
 }

@@ -2,13 +2,7 @@
  * The name and MIME type of an upload, from the options or, when they leave one out, from the source
  * itself: a `File` knows its name, a `Blob` (or `File`) with a non-empty `type` its MIME type.
  */
-import type { UploadSource } from "./sources.js";
-
-/** The name and type as given, either possibly absent. */
-export interface FileDetails {
-  fileName?: string | undefined;
-  contentType?: string | undefined;
-}
+import type { FileDetails, UploadSource } from "./types.js";
 
 /**
  * Fills `fileName` and `contentType` from the source where `given` leaves them out. What neither

@@ -6,8 +6,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { userCacheDirectory } from "./cache-directory.js";
-import type { ResumeRecord, ResumeStore } from "./resume-store.js";
 import { parseResumeRecord } from "./stored-record.js";
+import type { ResumeRecord, ResumeStore } from "./types.js";
 
 /** Options of {@link fileResumeStore}. */
 export interface FileResumeStoreOptions {

@@ -15,9 +15,7 @@
  * Parameters (`; charset=utf-8`) and letter case are ignored. A type outside the table is not refused
  * locally: the service decides, so a format it learns later is not blocked by an old SDK.
  */
-
-/** A format a file upload can have (the promotion `fileFormat` values other than `text`). */
-export type UploadFormat = "pdf" | "image" | "video" | "audio" | "document";
+import type { UploadFormat } from "./types.js";
 
 /** The largest file, in bytes, the service accepts for each format (spec, "Limits"). */
 export const FORMAT_LIMITS: Readonly<Record<UploadFormat, number>> = Object.freeze({

@@ -5,56 +5,36 @@
  * @packageDocumentation
  */
 export { checkUpload } from "./checks.js";
-export { chunkEnd, contentRange, streamingByDefault, supportsRequestStreams } from "./chunks.js";
-export { type UploadStateDetail, uploadStateOf, withUploadState } from "./failure.js";
-export { type FileDetails, fileDetailsOf } from "./file-details.js";
-export { FORMAT_LIMITS, formatOf, limitOf, type UploadFormat } from "./formats.js";
-export { DOCUMENTED_MAX_CHUNK_SIZE, type Initiated, initiateUpload, uploadPath } from "./initiate.js";
-export { REPORT_STEP, type UploadProgress } from "./progress.js";
-export {
-  type ChunkAnswer,
-  type ChunkFailure,
-  classifyChunkFailure,
-  type PutChunkRequest,
-  putChunk,
-} from "./put-chunk.js";
-export {
-  FINGERPRINT_BYTES,
-  fingerprintOf,
-  type KeyValueStorage,
-  memoryResumeStore,
-  type ResumeRecord,
-  type ResumeStore,
-  webStorageResumeStore,
-} from "./resume-store.js";
-export { type ByteSource, MAX_PIECE, openSource, type SourceRange, type UploadSource } from "./sources.js";
-export {
-  type ChunkEvent,
-  type InitiatedEvent,
-  RESUME_CHUNK_SIZE,
-  type RetryEvent,
-  type UploadEvents,
-  type UploadOptions,
-  type UploadResponse,
-  type UploadResult,
-} from "./transfer.js";
+export { streamingByDefault } from "./chunks.js";
+export { uploadStateOf } from "./failure.js";
+export { fileDetailsOf } from "./file-details.js";
+export { FORMAT_LIMITS, formatOf, limitOf } from "./formats.js";
+export { fingerprintOf, memoryResumeStore, webStorageResumeStore } from "./resume-store.js";
+export type {
+  ByteSource,
+  ChunkEvent,
+  FileDetails,
+  InitiatedEvent,
+  KeyValueStorage,
+  ResumeRecord,
+  ResumeStore,
+  RetryEvent,
+  SourceRange,
+  StatusOptions,
+  UploadEvents,
+  Uploader,
+  UploaderOptions,
+  UploadFormat,
+  UploadOptions,
+  UploadProgress,
+  UploadResponse,
+  UploadResult,
+  UploadSource,
+  UploadState,
+  UploadStateDetail,
+  UploadStatus,
+  WaitOptions,
+} from "./types.js";
 export { Upload } from "./upload.js";
-export {
-  createUploader,
-  DEFAULT_CHUNK_RETRY_LIMIT,
-  DEFAULT_MAX_RESYNCS,
-  DEFAULT_READ_AHEAD_BYTES,
-  type StatusOptions,
-  type Uploader,
-  type UploaderOptions,
-} from "./uploader.js";
-export {
-  checkUploadId,
-  DEFAULT_WAIT_TIMEOUT_MS,
-  getUploadState,
-  UPLOAD_STATUSES,
-  type UploadState,
-  type UploadStatus,
-  type WaitOptions,
-  waitForUpload,
-} from "./wait.js";
+export { createUploader, DEFAULT_MAX_RESYNCS } from "./uploader.js";
+export { checkUploadId, DEFAULT_WAIT_TIMEOUT_MS, UPLOAD_STATUSES } from "./wait.js";

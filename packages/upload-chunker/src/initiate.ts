@@ -3,6 +3,7 @@
  */
 import { checkResponse, unexpectedResponse } from "@promo-review/errors/internal";
 import type { HttpClient } from "@promo-review/http";
+import { given } from "./given.js";
 
 /** The file service's answer to an initiation. */
 export interface Initiated {
@@ -33,8 +34,7 @@ export async function initiateUpload(
   const result = await http.request<unknown>("/v1/uploads", {
     method: "POST",
     json: body,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.correlationId ? { correlationId: options.correlationId } : {}),
+    ...given({ signal: options.signal, correlationId: options.correlationId }),
   });
   // What the spec states of the initiation answer; any 2xx status is success (not shown).
   const context = {

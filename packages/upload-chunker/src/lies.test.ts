@@ -9,7 +9,8 @@ import {
   useLyingServer,
 } from "../../../testing/lying-server.ts";
 import { uploadStateOf } from "./failure.js";
-import { createUploader, type UploaderOptions } from "./uploader.js";
+import type { UploaderOptions } from "./types.js";
+import { createUploader } from "./uploader.js";
 import { DEFAULT_WAIT_TIMEOUT_MS } from "./wait.js";
 
 const server = useLyingServer();

@@ -7,10 +7,11 @@
 import { openAsBlob, type Stats } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { type FileRangeReader, MAX_PIECE, READ_FILE_RANGE } from "./sources.js";
+import { type FileRangeReader, READ_FILE_RANGE } from "./blob-source.js";
+import { MAX_PIECE } from "./pieces.js";
 
 export { type CacheDirectoryOptions, userCacheDirectory } from "./cache-directory.js";
-export { type FileResumeStoreOptions, fileResumeStore, stateFileName } from "./file-resume-store.js";
+export { type FileResumeStoreOptions, fileResumeStore } from "./file-resume-store.js";
 
 /** Read buffers kept for reuse per file: enough for a 64 MiB chunk. */
 const POOL_LIMIT = 64;

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createProgressTracker, type UploadProgress } from "./progress.js";
-import { MAX_PIECE } from "./sources.js";
+import { MAX_PIECE } from "./pieces.js";
+import { createProgressTracker } from "./progress.js";
+import type { UploadProgress } from "./types.js";
 
 describe("progress never goes backwards and reports at least once per MiB", () => {
   it("any sequence of sends (pieces of at most MAX_PIECE, retries from a chunk start) and acknowledgements", () => {

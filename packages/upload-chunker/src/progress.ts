@@ -4,18 +4,7 @@
  * again only past the furthest byte sent before, and the server's word only moves the
  * acknowledgement forward.
  */
-
-/** One progress report. */
-export interface UploadProgress {
-  /** The upload id, once initiated. */
-  uploadId: string;
-  /** Bytes handed to the network so far (the furthest byte any attempt has sent). */
-  bytesSent: number;
-  /** Bytes the file service has confirmed storing (`receivedBytes`). */
-  bytesAcknowledged: number;
-  /** The file's size. */
-  totalBytes: number;
-}
+import type { UploadProgress } from "./types.js";
 
 /**
  * Bytes sent between two reports at most. Pieces are at most `MAX_PIECE` (1 MiB) bytes; a report is

@@ -10,7 +10,8 @@ import {
   ValidationError,
 } from "@promo-review/errors";
 import { describe, expect, it } from "vitest";
-import { chunkEnd, classifyChunkFailure, contentRange } from "./index.js";
+import { chunkEnd, contentRange } from "./chunks.js";
+import { classifyChunkFailure } from "./put-chunk.js";
 
 const base = { code: "X", message: "m" };
 const violation = (constraint: string, limit: number) => ({

@@ -14,7 +14,9 @@ import {
 import { isOverWaitBound } from "@promo-review/errors/internal";
 import type { HttpClient, RequestBody } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
-import { UPLOAD_STATUSES, type UploadStatus } from "./wait.js";
+import { given } from "./given.js";
+import type { UploadStatus } from "./types.js";
+import { UPLOAD_STATUSES } from "./wait.js";
 
 /** The file service's answer to a chunk. */
 export interface ChunkAnswer {
@@ -52,9 +54,11 @@ export async function putChunk(http: HttpClient, request: PutChunkRequest): Prom
         "Content-Type": "application/octet-stream",
       },
       retry: false,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(request.correlationId ? { correlationId: request.correlationId } : {}),
-      ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+      ...given({
+        signal: request.signal,
+        correlationId: request.correlationId,
+        timeoutMs: request.timeoutMs,
+      }),
     })
     .catch((error: PromoReviewError) => {
       // 308 "Resume Incomplete" (the resumable-upload convention): the chunk was stored, more expected.

@@ -6,8 +6,8 @@
  */
 import { PromoReviewError } from "@promo-review/errors";
 import { deadlineSignal } from "@promo-review/http";
-import type { ResumeStore } from "./resume-store.js";
 import { parseResumeRecord } from "./stored-record.js";
+import type { ResumeStore } from "./types.js";
 
 /** The part of a Redis client the store uses; an ioredis `Redis` or `Cluster` satisfies it. */
 export interface RedisResumeClient {

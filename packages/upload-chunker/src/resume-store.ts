@@ -3,26 +3,7 @@
  * instead of starting it again. The store maps a fingerprint of the file to the upload id (and the
  * chunk size the service gave); the file service stays the source of truth for how far it got.
  */
-import type { ByteSource } from "./sources.js";
-
-/** What is remembered about an unfinished upload. */
-export interface ResumeRecord {
-  uploadId: string;
-  /** The service's `maxChunkSize` for this upload, so a resumed upload needs no guess. */
-  maxChunkSize: number;
-  fileSize: number;
-}
-
-/**
- * Where unfinished uploads are remembered. Methods may be synchronous or return promises (a database,
- * `localStorage`, a file). Values must survive as they are; keys are fingerprints
- * (see {@link fingerprintOf}).
- */
-export interface ResumeStore {
-  get(fingerprint: string): ResumeRecord | undefined | Promise<ResumeRecord | undefined>;
-  set(fingerprint: string, record: ResumeRecord): void | Promise<void>;
-  delete(fingerprint: string): void | Promise<void>;
-}
+import type { ByteSource, KeyValueStorage, ResumeRecord, ResumeStore } from "./types.js";
 
 /** A store in this process's memory (the default): resumes within one process only. */
 export function memoryResumeStore(): ResumeStore {
@@ -39,13 +20,6 @@ export function memoryResumeStore(): ResumeStore {
       records.delete(fingerprint);
     },
   };
-}
-
-/** The part of the Web Storage API a store needs (`localStorage`, `sessionStorage`, or a look-alike). */
-export interface KeyValueStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
 }
 
 /**

@@ -10,8 +10,9 @@ import fc from "fast-check";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisAvailable, useRedis } from "../../../testing/redis-server.ts";
+import { stateFileName } from "./file-resume-store.js";
 import type { ResumeRecord, ResumeStore } from "./index.js";
-import { fileResumeStore, stateFileName, userCacheDirectory } from "./node.js";
+import { fileResumeStore, userCacheDirectory } from "./node.js";
 import { RESUME_STORE_UNAVAILABLE, redisResumeStore } from "./redis.js";
 import { patterned, sha256, simulatorWithUploader } from "./test-support.js";
 

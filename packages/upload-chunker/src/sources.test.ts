@@ -1,7 +1,8 @@
 import { ValidationError } from "@promo-review/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_PIECE, openSource } from "./sources.js";
+import { MAX_PIECE } from "./pieces.js";
+import { openSource } from "./sources.js";
 import { iterableOf, patterned, webStreamOf } from "./test-support.js";
 
 async function collect(iterator: AsyncIterator<Uint8Array>): Promise<Uint8Array[]> {

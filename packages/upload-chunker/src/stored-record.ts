@@ -3,7 +3,7 @@
  * stores on the `./node` and `./redis` sub-paths only: the main entry is over its size budget, so
  * `webStorageResumeStore` keeps its own few checks rather than grow the entry by this function.
  */
-import type { ResumeRecord } from "./resume-store.js";
+import type { ResumeRecord } from "./types.js";
 
 /**
  * The record in `raw` (the JSON of a {@link ResumeRecord}, extra fields ignored), or `undefined` when

@@ -1,17 +1,31 @@
 /**
- * The lifecycle object of one upload: an event emitter (`initiated`, `progress`, `chunk`, `retry`)
- * with the outcome in `done` and `abort()` to stop it.
+ * One upload: its lifecycle object (an event emitter with `initiated`, `progress`, `chunk`, `retry`,
+ * the outcome in `done` and `abort()` to stop it), and the run it drives in the three phases
+ * tus-js-client has: resume or initiate, send the chunks, finish.
  */
 import { errorFromTransport } from "@promo-review/errors/internal";
+import type { RetryPolicy } from "@promo-review/http";
 import { EventEmitter } from "eventemitter3";
-import type { UploadProgress } from "./progress.js";
-import type { UploadEvents, UploadResponse } from "./transfer.js";
+import { checkUpload } from "./checks.js";
+import { withUploadState } from "./failure.js";
+import { fileDetailsOf } from "./file-details.js";
+import { finish } from "./finish.js";
+import { meteredClient } from "./metered-client.js";
+import { resumeOrInitiate } from "./resume-or-initiate.js";
+import { fingerprintOf } from "./resume-store.js";
+import { sendChunks } from "./send-chunks.js";
+import { openSource } from "./sources.js";
+import type { UploadEvents, UploadOptions, UploadProgress, UploadResponse, UploadSource } from "./types.js";
+import type { Emit, UploadContext, UploaderSettings } from "./upload-context.js";
+import { checkUploadId } from "./wait.js";
 
-/** Runs the upload with an emitter and the upload's own signal. */
-export type UploadRunner = (
-  emit: <E extends keyof UploadEvents>(event: E, ...args: UploadEvents[E]) => void,
-  signal: AbortSignal,
-) => Promise<UploadResponse>;
+/** What `uploader.start()` hands to a new upload. */
+export interface UploadStart {
+  settings: UploaderSettings;
+  source: UploadSource;
+  /** With `uploadId`, the upload to continue instead of looking one up in the store or initiating one. */
+  options: UploadOptions & { uploadId?: string | undefined };
+}
 
 /**
  * An upload in progress. Listen with `on("progress", ...)`, await `done`, stop with `abort()` or the
@@ -25,20 +39,22 @@ export class Upload extends EventEmitter<UploadEvents> {
   #uploadId: string | undefined;
   #progress: UploadProgress | undefined;
 
-  /** Starts `run` at once; use `uploader.start()` rather than this constructor. */
-  constructor(run: UploadRunner, signal?: AbortSignal) {
+  /** Starts the upload at once; use `uploader.start()` rather than this constructor. */
+  constructor(start: UploadStart) {
     super();
+    const { signal, onProgress } = start.options;
     const onAbort = () => this.abort(signal?.reason);
     if (signal?.aborted) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });
-    const emit = <E extends keyof UploadEvents>(event: E, ...args: UploadEvents[E]) => {
+    if (onProgress) this.on("progress", onProgress);
+    const emit: Emit = (event, ...args) => {
       if (event === "initiated") this.#uploadId = (args[0] as UploadEvents["initiated"][0]).uploadId;
       if (event === "progress") this.#progress = args[0] as UploadProgress;
-      (this.emit as (event: E, ...args: UploadEvents[E]) => boolean)(event, ...args);
+      (this.emit as Emit)(event, ...args);
     };
     // Started on the next microtask so listeners attached right after `start()` see every event.
     this.done = Promise.resolve()
-      .then(() => run(emit, this.#controller.signal))
+      .then(() => runUpload(start, emit, this.#controller.signal))
       .finally(() => signal?.removeEventListener("abort", onAbort));
     // `done` may be ignored by a caller that only listens to events; never an unhandled rejection.
     this.done.catch(() => {});
@@ -58,5 +74,55 @@ export class Upload extends EventEmitter<UploadEvents> {
   abort(reason?: unknown): void {
     if (this.#controller.signal.aborted) return;
     this.#controller.abort(reason ?? errorFromTransport(undefined, { aborted: true, sent: false }));
+  }
+}
+
+/**
+ * Runs one upload: the local checks (nothing is sent for a file the service would refuse), then the
+ * three phases. Once the upload has an id, its error names it and the bytes the service confirmed.
+ */
+async function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): Promise<UploadResponse> {
+  const { settings, source, options } = start;
+  const { uploadId } = options;
+  const meter = meteredClient(settings.http, options);
+  const policy: RetryPolicy =
+    options.retry === false ? { ...settings.retry, limit: 0 } : { ...settings.retry, ...options.retry };
+  if (uploadId !== undefined) checkUploadId(uploadId);
+  const opened = openSource(source, options.size);
+  const size = opened.size;
+  const details = fileDetailsOf(source, options);
+  checkUpload({ fileName: details.fileName, contentType: details.contentType, size });
+  // Both are non-empty strings once checked.
+  const fileName = details.fileName as string;
+  const contentType = details.contentType as string;
+  const correlationId = options.correlationId ?? crypto.randomUUID();
+  const reached: UploadContext["reached"] = { uploadId: undefined, acknowledged: 0 };
+  try {
+    const fingerprint = await fingerprintOf(opened, { fileName, contentType }, signal);
+    const upload: UploadContext = {
+      ...settings,
+      options,
+      meter,
+      policy,
+      source: opened,
+      size,
+      fileName,
+      contentType,
+      fingerprint,
+      correlationId,
+      signal,
+      emit,
+      reached,
+    };
+    const placed = await resumeOrInitiate(upload, uploadId);
+    const sent = await sendChunks(upload, placed);
+    return await finish(upload, sent);
+  } catch (error) {
+    const at = reached.uploadId;
+    throw at === undefined
+      ? error
+      : withUploadState(error, { uploadId: at, bytesAcknowledged: reached.acknowledged, fileSize: size });
+  } finally {
+    await opened.close(signal.aborted ? signal.reason : undefined);
   }
 }

@@ -9,16 +9,16 @@ import {
   unexpectedResponse,
 } from "@promo-review/errors/internal";
 import { DEFAULT_RETRY, type HttpClient, type RetryPolicy, retryDelay, sleep } from "@promo-review/http";
+import { given } from "./given.js";
+import type { UploadState, UploadStatus, WaitOptions } from "./types.js";
 
 /** The upload statuses of the spec: a closed enum, checked on every answer. */
 export const UPLOAD_STATUSES = ["pending", "uploading", "completed", "failed"] as const;
 
-/** The upload statuses of the spec. */
-export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
-
 /**
- * How long {@link waitForUpload} waits for `completed` unless told otherwise: 10 minutes, generous for
- * a 2 GB video's processing, yet an upload that stays `uploading` never keeps a caller forever.
+ * How long an upload (and `uploader.waitForCompletion`) waits for `completed` unless told otherwise:
+ * 10 minutes, generous for a 2 GB video's processing, yet an upload that stays `uploading` never keeps
+ * a caller forever.
  */
 export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
 
@@ -34,26 +34,6 @@ export function checkUploadId(uploadId: unknown, field = "uploadId"): string {
   );
 }
 
-/** The upload object (`GET /v1/uploads/{id}`). */
-export interface UploadState {
-  uploadId: string;
-  status: UploadStatus;
-  /** As the service sent it (`""` when it left it out). */
-  fileName: string;
-  /** The total bytes, when the service said (`undefined` when it left it out). */
-  fileSize: number | undefined;
-  /** As the service sent it (`""` when it left it out). */
-  createdAt: string;
-  /**
-   * The next byte the service expects (an extension of the spec the simulator documents). When the
-   * service leaves it out it is `undefined`, and an upload resumes by sending from byte 0: the service
-   * accepts a repeat of a stored range, and a 409 naming `content_range_start` moves the upload to the
-   * offset the service expects.
-   */
-  receivedBytes: number | undefined;
-  correlationId: string;
-}
-
 /**
  * Reads an upload's status. A 404 is a `NotFoundError`. The id is checked as a UUID before any request
  * (a local `ValidationError`); the answer must hold what the spec states (`status` in its closed enum,
@@ -63,12 +43,11 @@ export interface UploadState {
 export async function getUploadState(
   http: HttpClient,
   uploadId: string,
-  options: { signal?: AbortSignal; correlationId?: string } = {},
+  options: { signal?: AbortSignal | undefined; correlationId?: string | undefined } = {},
 ): Promise<UploadState> {
   checkUploadId(uploadId);
   const result = await http.request<unknown>(`/v1/uploads/${uploadId}`, {
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.correlationId ? { correlationId: options.correlationId } : {}),
+    ...given({ signal: options.signal, correlationId: options.correlationId }),
   });
   const context = {
     operation: "uploads.status",
@@ -105,22 +84,6 @@ export async function getUploadState(
       typeof received === "number" && Number.isSafeInteger(received) && received >= 0 ? received : undefined,
     correlationId: result.correlationId,
   };
-}
-
-/** How {@link waitForUpload} polls. */
-export interface WaitOptions {
-  signal?: AbortSignal;
-  /** Give up after this long (a `TimeoutError`). Default {@link DEFAULT_WAIT_TIMEOUT_MS} (10 minutes). */
-  timeoutMs?: number;
-  /** The first pause between polls; later pauses double up to `maxPollIntervalMs`. Default 250 ms. */
-  pollIntervalMs?: number;
-  /** The longest pause between polls. Default 5 s. */
-  maxPollIntervalMs?: number;
-  /** Random source for the jitter (tests pass a fixed one). */
-  random?: () => number;
-  correlationId?: string;
-  /** Overrides of the HTTP client's retry policy for each poll, or `false` for one attempt each. */
-  retry?: Partial<RetryPolicy> | false | undefined;
 }
 
 /**

@@ -1,0 +1,26 @@
+/**
+ * Bytes in memory (an `ArrayBuffer`, a typed array, a `DataView`) as a source: views of the caller's
+ * bytes, reachable at any offset and never copied.
+ */
+import { bounded } from "./pieces.js";
+import type { ByteSource } from "./types.js";
+
+/** Opens the bytes of `view` (any `ArrayBuffer` or view of one). */
+export function bytesSource(view: ArrayBuffer | ArrayBufferView): ByteSource {
+  const bytes = ArrayBuffer.isView(view)
+    ? new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
+    : new Uint8Array(view);
+  return {
+    size: bytes.byteLength,
+    seekable: true,
+    floor: 0,
+    load: async () => {},
+    prefetch: () => {},
+    range(start, end) {
+      const sub = bytes.subarray(start, end);
+      return { whole: () => sub, pieces: () => bounded([sub]) };
+    },
+    release: () => {},
+    close: async () => {},
+  };
+}

@@ -1,0 +1,336 @@
+/**
+ * The public types of the package, in the order a reader meets them: the uploader and its options,
+ * what can be uploaded and what one upload is asked to do, what it reports and gives back, where
+ * unfinished uploads are remembered, and the interface every kind of source is opened into.
+ */
+import type { PromoReviewError } from "@promo-review/errors";
+import type {
+  CallControl,
+  HttpClient,
+  HttpClientSource,
+  RetryPolicy,
+  WithResponse,
+} from "@promo-review/http";
+import type { Upload } from "./upload.js";
+import type { UPLOAD_STATUSES } from "./wait.js";
+
+/**
+ * How an uploader reaches the file service and behaves: these, plus the flat credentials (`apiKey`
+ * with `externalUserId` and optionally `externalUserEmail`, or `sessionToken` with `workspaceId`),
+ * `fetch`, `hooks`, `logger`, `appInfo` and a rate `budget` (see `HttpClientSource` in
+ * `@promo-review/http`); all unused when `http` is given.
+ */
+export interface UploaderOptions extends HttpClientSource {
+  /** The file service's base URL (`{files_url}`). Not needed when `http` is given. */
+  filesUrl?: string;
+  /**
+   * Further origins that may receive requests and credentials (a deployment whose `uploadUrl` is on
+   * another host). Off by default: an `uploadUrl` on another origin fails the upload, nothing sent.
+   */
+  trustedOrigins?: readonly string[];
+  /** Deadline of initiation and status requests, body included (default 30 s; chunks: `chunkTimeoutMs`). */
+  timeoutMs?: number;
+  /** A ready client for the file service, instead of `filesUrl` and the credentials. */
+  http?: HttpClient;
+  /** Where unfinished uploads are remembered (default: this process's memory). */
+  store?: ResumeStore;
+  /**
+   * Retries. For chunks, `limit` is how many failed attempts in a row, without progress, end the
+   * upload (default 5; the count restarts whenever the service confirms more bytes). Initiation and
+   * status reads use the HTTP client's retries with the same policy. `false`: one attempt of each
+   * request, a failed chunk ending the upload.
+   */
+  retry?: Partial<RetryPolicy> | false | undefined;
+  /**
+   * How many bytes of a stream source (or async iterable) are read past the chunk being sent, so that
+   * reading and sending overlap (default 8 MiB). A stream upload holds
+   * at most `chunk size + readAheadBytes` of the stream's bytes. Blobs and byte arrays are not read
+   * ahead.
+   */
+  readAheadBytes?: number;
+  /** First pause between status polls while waiting for `completed` (default 250 ms, doubling to 5 s). */
+  pollIntervalMs?: number;
+  /**
+   * How many times the service may move its offset back (a chunk answer's `receivedBytes` or a 409's
+   * `content_range_start` below the chunk just sent) before the upload ends with `UNEXPECTED_RESPONSE`
+   * (default {@link DEFAULT_MAX_RESYNCS}, 10). Each move waits a growing, jittered pause first (the
+   * retry policy's backoff), so an offset that keeps moving never becomes a tight loop of PUTs.
+   */
+  maxResyncs?: number;
+  /** Longest time one chunk PUT may take (default 10 minutes: a 50 MB chunk on a slow link). */
+  chunkTimeoutMs?: number;
+  /**
+   * Stream chunk bodies (bytes counted as the network takes them). Default: yes where request streams
+   * work on any HTTP version (Node, Deno, Bun, Workers); in browsers chunks go as Blobs.
+   */
+  streamRequestBodies?: boolean;
+}
+
+/** Options of one status read: `signal`, and the call's `timeoutMs` and `retry`. */
+export interface StatusOptions extends CallControl {
+  signal?: AbortSignal | undefined;
+}
+
+/** Uploads files to the file service. */
+export interface Uploader {
+  /**
+   * Uploads a file (or continues its unfinished upload, found by fingerprint in the store). A `File`
+   * gives `fileName` and `contentType` when the options leave them out.
+   */
+  upload(source: UploadSource, options?: UploadOptions): Promise<UploadResponse>;
+  /** Continues upload `uploadId` from the byte the service holds. */
+  resume(uploadId: string, source: UploadSource, options?: UploadOptions): Promise<UploadResponse>;
+  /** Like `upload` (or `resume` when `uploadId` is given) but returns the lifecycle object at once. */
+  start(source: UploadSource, options?: UploadOptions & { uploadId?: string }): Upload;
+  /**
+   * Polls the upload's status until `completed` (see {@link WaitOptions}); the id must be a UUID. The
+   * `$response` is the last poll's, `attempts` counting every poll.
+   */
+  waitForCompletion(uploadId: string, options?: WaitOptions): Promise<WithResponse<UploadState>>;
+  /**
+   * Reads the upload's status once, with its `$response`; an id that is not a UUID is refused
+   * locally, nothing sent.
+   */
+  status(uploadId: string, options?: StatusOptions): Promise<WithResponse<UploadState>>;
+  /** The HTTP client in use. */
+  readonly http: HttpClient;
+}
+
+/** What can be uploaded. File paths go through `fileSource` from `@promo-review/upload-chunker/node`. */
+export type UploadSource =
+  | Blob
+  | ArrayBuffer
+  | ArrayBufferView
+  | ReadableStream<Uint8Array>
+  | AsyncIterable<Uint8Array>;
+
+/**
+ * What one upload is asked to do. `timeoutMs` is the deadline of each request of this upload
+ * (initiation, status reads and each chunk PUT, replacing `timeoutMs` and `chunkTimeoutMs` of the
+ * uploader); `retry` overrides the uploader's policy for them (chunks included: `limit` failed attempts
+ * in a row), and `false` makes one attempt of each, a failed chunk ending the upload.
+ */
+export interface UploadOptions extends CallControl {
+  /** The file's name, with its extension. Default: the source's `name` when it is a `File`. */
+  fileName?: string | undefined;
+  /**
+   * Its MIME type; decides the format and so the size limit (see `formatOf`). Default: the source's
+   * `type` when it is a `Blob` (or `File`) that has one.
+   */
+  contentType?: string | undefined;
+  /** The size in bytes: required for a stream or async iterable, checked against a Blob or bytes. */
+  size?: number;
+  /** Stops reading, the chunk in flight and every wait, at once. */
+  signal?: AbortSignal;
+  /** Called with every progress report (also emitted as `progress` on the lifecycle object). */
+  onProgress?: (progress: UploadProgress) => void;
+  /** Wait for the service to report `completed` before resolving. Default true. */
+  waitForCompletion?: boolean;
+  /** Longest wait for `completed` after the last byte. Default `DEFAULT_WAIT_TIMEOUT_MS` (10 minutes). */
+  waitTimeoutMs?: number;
+  /**
+   * Bytes per chunk, when smaller than the service's `maxChunkSize` (less memory for stream sources,
+   * shorter requests on slow links). When resuming an upload this store does not know, the chunk size
+   * to start from (default 8 MiB); a 413 naming `max_chunk_size` lowers it to the service's limit.
+   */
+  chunkSize?: number;
+  /** Sent as `X-Correlation-ID` on every request of this upload; a fresh id when absent. */
+  correlationId?: string;
+}
+
+/** What a finished upload gives back. */
+export interface UploadResult {
+  uploadId: string;
+  /** `completed` unless `waitForCompletion: false`. */
+  status: UploadStatus;
+  fileSize: number;
+  fileName: string;
+  /** The correlation id of the service's last answer. */
+  correlationId: string;
+  /** The byte the upload (re)started from: 0, or where an earlier attempt had got to. */
+  resumedFrom: number;
+  /** Chunk attempts that failed and were retried (like lib-storage's `$metadata.attempts - 1`). */
+  retries: number;
+}
+
+/**
+ * A finished upload with its non-enumerable `$response`: the status, headers and correlation id of the
+ * upload's last answer (the completing status read, or the last chunk PUT), `attempts` counting every
+ * request the upload sent (initiation, status reads, chunk PUTs, retries included), and `durationMs`
+ * the whole upload's.
+ */
+export type UploadResponse = WithResponse<UploadResult>;
+
+/** Emitted once the upload has an id. */
+export interface InitiatedEvent {
+  uploadId: string;
+  maxChunkSize: number;
+  /** 0 for a new upload; for a resumed one, the byte the service already holds. */
+  resumedFrom: number;
+}
+
+/** Emitted after each chunk the service accepted. */
+export interface ChunkEvent {
+  uploadId: string;
+  start: number;
+  /** Exclusive. */
+  end: number;
+  /** Attempts it took (1 when the first succeeded). */
+  attempts: number;
+  /** Whether the body was streamed (false in browsers and after a runtime refused a stream body). */
+  streamed: boolean;
+  receivedBytes: number;
+}
+
+/** Emitted before a chunk is sent again. */
+export interface RetryEvent {
+  uploadId: string;
+  start: number;
+  end: number;
+  /** Failed attempts since the upload last made progress. */
+  attempt: number;
+  delayMs: number;
+  error: PromoReviewError;
+}
+
+/** The events of an upload. */
+export interface UploadEvents {
+  initiated: [InitiatedEvent];
+  progress: [UploadProgress];
+  chunk: [ChunkEvent];
+  retry: [RetryEvent];
+}
+
+/** One progress report. */
+export interface UploadProgress {
+  /** The upload id, once initiated. */
+  uploadId: string;
+  /** Bytes handed to the network so far (the furthest byte any attempt has sent). */
+  bytesSent: number;
+  /** Bytes the file service has confirmed storing (`receivedBytes`). */
+  bytesAcknowledged: number;
+  /** The file's size. */
+  totalBytes: number;
+}
+
+/** The upload statuses of the spec. */
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+
+/** The upload object (`GET /v1/uploads/{id}`). */
+export interface UploadState {
+  uploadId: string;
+  status: UploadStatus;
+  /** As the service sent it (`""` when it left it out). */
+  fileName: string;
+  /** The total bytes, when the service said (`undefined` when it left it out). */
+  fileSize: number | undefined;
+  /** As the service sent it (`""` when it left it out). */
+  createdAt: string;
+  /**
+   * The next byte the service expects (an extension of the spec the simulator documents). When the
+   * service leaves it out it is `undefined`, and an upload resumes by sending from byte 0: the service
+   * accepts a repeat of a stored range, and a 409 naming `content_range_start` moves the upload to the
+   * offset the service expects.
+   */
+  receivedBytes: number | undefined;
+  correlationId: string;
+}
+
+/** How `uploader.waitForCompletion` polls. */
+export interface WaitOptions {
+  signal?: AbortSignal;
+  /** Give up after this long (a `TimeoutError`). Default {@link DEFAULT_WAIT_TIMEOUT_MS} (10 minutes). */
+  timeoutMs?: number | undefined;
+  /** The first pause between polls; later pauses double up to `maxPollIntervalMs`. Default 250 ms. */
+  pollIntervalMs?: number;
+  /** The longest pause between polls. Default 5 s. */
+  maxPollIntervalMs?: number;
+  /** Random source for the jitter (tests pass a fixed one). */
+  random?: () => number;
+  correlationId?: string;
+  /** Overrides of the HTTP client's retry policy for each poll, or `false` for one attempt each. */
+  retry?: Partial<RetryPolicy> | false | undefined;
+}
+
+/** The `upload_state` detail added to the error an upload ends with. */
+export interface UploadStateDetail {
+  type: "upload_state";
+  uploadId: string;
+  /** Bytes the file service had confirmed when the upload stopped: resume continues from here. */
+  bytesAcknowledged: number;
+  fileSize: number;
+}
+
+/** The name and type as given, either possibly absent. */
+export interface FileDetails {
+  fileName?: string | undefined;
+  contentType?: string | undefined;
+}
+
+/** A format a file upload can have (the promotion `fileFormat` values other than `text`). */
+export type UploadFormat = "pdf" | "image" | "video" | "audio" | "document";
+
+/** What is remembered about an unfinished upload. */
+export interface ResumeRecord {
+  uploadId: string;
+  /** The service's `maxChunkSize` for this upload, so a resumed upload needs no guess. */
+  maxChunkSize: number;
+  fileSize: number;
+}
+
+/**
+ * Where unfinished uploads are remembered. Methods may be synchronous or return promises (a database,
+ * `localStorage`, a file). Values must survive as they are; keys are fingerprints
+ * (see {@link fingerprintOf}).
+ */
+export interface ResumeStore {
+  get(fingerprint: string): ResumeRecord | undefined | Promise<ResumeRecord | undefined>;
+  set(fingerprint: string, record: ResumeRecord): void | Promise<void>;
+  delete(fingerprint: string): void | Promise<void>;
+}
+
+/** The part of the Web Storage API a store needs (`localStorage`, `sessionStorage`, or a look-alike). */
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** The bytes of one range of a source, ready to become a request body (as often as it is retried). */
+export interface SourceRange {
+  /**
+   * The range's pieces, one after another, none larger than 1 MiB. Fresh on every call.
+   * For a stream each piece waits until its bytes are read, so a body can start before its range is.
+   * `settled` fires once the request that sends them is over: a source may then reuse their memory.
+   */
+  pieces(settled?: AbortSignal): AsyncIterator<Uint8Array>;
+  /** The whole range as one body, for runtimes that cannot stream a request body. */
+  whole(): Blob | Uint8Array;
+}
+
+/** A source opened for uploading. */
+export interface ByteSource {
+  /** Total bytes: the Blob's or array's size, or the size declared for a stream. */
+  readonly size: number;
+  /** True when any offset can be read again (Blob, bytes); false for a stream read once. */
+  readonly seekable: boolean;
+  /** `File.name`/`lastModified` when the source is a File (used by the resume fingerprint). */
+  readonly file?: { name: string; lastModified: number } | undefined;
+  /** Waits until the bytes `[start, end)` are available. Fails when a stream ends before `end`. */
+  load(start: number, end: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Starts reading `[.., end)` ahead without waiting; a failure surfaces at the next `load`. A stream
+   * is never read past the furthest `end` asked for by `load`, `prefetch` or a range's pieces.
+   */
+  prefetch(end: number): void;
+  /** The bytes `[start, end)`; they must have been loaded. */
+  range(start: number, end: number): SourceRange;
+  /** Lets go of every byte before `offset` (a stream's bytes are then gone for good). */
+  release(offset: number): void;
+  /** The first offset still available (0 for seekable sources). */
+  readonly floor: number;
+  /** Why reading a stream failed (its own error, or a length other than `size`), once it has. */
+  readonly failure?: unknown;
+  /** Stops reading the source (cancels a stream); idempotent. */
+  close(reason?: unknown): Promise<void>;
+}
