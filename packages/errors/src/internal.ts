@@ -5,20 +5,15 @@
  * change in any release. Users import from `@promo-review/errors`.
  * @packageDocumentation
  */
-export { isVocabularyCode } from "./codes.js";
-export { parseDetail } from "./details.js";
-export { type ErrorEnvelope, parseEnvelope } from "./envelope.js";
 export {
   type ErrorContext,
   errorFromHttp,
   errorFromResponse,
   type HttpAnswer,
-  readTextCapped,
 } from "./from-response.js";
 export { excerpt, type Redactor, type RedactorOptions, redactorFor, redactValue } from "./redact.js";
 export { errorFromTransport, type TransportContext } from "./transport.js";
 export {
-  breachOf,
   checkResponse,
   describeValue,
   expectObject,

@@ -1,15 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { reachableStrings, renderingsOf, whereShown } from "../../../testing/renderings.ts";
+import { isVocabularyCode } from "./codes.js";
 import { PromoReviewError, REDACTED, redactSecrets, ServerError, WebhookVerificationError } from "./index.js";
-import {
-  errorFromHttp,
-  errorFromTransport,
-  excerpt,
-  isVocabularyCode,
-  redactorFor,
-  redactValue,
-} from "./internal.js";
+import { errorFromHttp, errorFromTransport, excerpt, redactorFor, redactValue } from "./internal.js";
 
 /**
  * The strings an error carries that came from outside the SDK (the service's answer, the request, a

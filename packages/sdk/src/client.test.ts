@@ -1,7 +1,9 @@
 import * as errors from "@promo-review/errors";
+import * as errorsInternal from "@promo-review/errors/internal";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { readingOf, useSimulator } from "../../../testing/simulator.ts";
+import * as facade from "./index.js";
 import {
   AbortError,
   createClient,
@@ -83,6 +85,10 @@ describe("errors are re-exported: one import serves", () => {
   it("exports the same classes as @promo-review/errors", () => {
     expect(ValidationError).toBe(errors.ValidationError);
     expect(NotFoundError).toBe(errors.NotFoundError);
+  });
+  it("re-exports every public name of @promo-review/errors, and none of its internals", () => {
+    for (const [name, value] of Object.entries(errors)) expect(facade).toHaveProperty(name, value);
+    for (const name of Object.keys(errorsInternal)) expect(facade).not.toHaveProperty(name);
   });
   it("a failure carries code, status and correlation id", async () => {
     const client = clientFor(sim());
