@@ -28,9 +28,9 @@ import {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
   MAX_REDIRECTS,
-  originOf,
   settleBoundMs,
 } from "./index.js";
+import { originOf } from "./origin.js";
 
 const apiKey = "sk_test_hostile_0123456789";
 const credentials = { apiKey, externalUserId: "user-42", externalUserEmail: "ana@example.com" };

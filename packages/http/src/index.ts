@@ -4,7 +4,6 @@
  * safe retries, and a slot for a rate budget: one `fetch` pipeline every package calls.
  * @packageDocumentation
  */
-export { type ReadBodyOptions, readBody } from "./body.js";
 export type { BudgetAdmission, BudgetedRequest, RequestBudget } from "./budget.js";
 export {
   type ConnectionOptions,
@@ -19,23 +18,21 @@ export {
 export { type HttpClientDefaults, type HttpClientSource, httpClientFrom } from "./client-from.js";
 export {
   type ApiKeyCredentials,
-  authHeaders,
   type CredentialFields,
   type CredentialIssue,
   type Credentials,
   checkCredentials,
   credentialIssues,
   type SessionCredentials,
-  secretsOf,
 } from "./credentials.js";
 export { type Deadline, deadlineSignal, type StartableDeadline, startableDeadline } from "./deadline.js";
 export { FILE_FORMATS, type FileFormat, isListedFileFormat } from "./file-format.js";
 export type { RequestEvent, RequestHooks, RetryEvent } from "./hooks.js";
 export type { Logger, LogLevel } from "./logger.js";
-export { type ObservabilityOptions, observabilityOf } from "./observability-options.js";
-export { createOriginPolicy, type OriginPolicy, originOf } from "./origin.js";
+export type { ObservabilityOptions } from "./observability-options.js";
+export type { OriginPolicy } from "./origin.js";
 export { type PollBackoff, type PollCheck, type PollOptions, type PollPause, poll } from "./poll.js";
-export { type HopContext, isRedirect, MAX_REDIRECTS, nextHop } from "./redirect.js";
+export { type HopContext, MAX_REDIRECTS } from "./redirect.js";
 export type { RequestBody } from "./request-body.js";
 export {
   type CallControl,
@@ -49,7 +46,6 @@ export {
 export {
   DEFAULT_RETRY,
   isSafeToRetry,
-  isUpstreamFailure,
   type RetryPolicy,
   retryDelay,
   sleep,
