@@ -8,7 +8,7 @@ import {
   localValidationError,
   unexpectedResponse,
 } from "@promo-review/errors/internal";
-import { DEFAULT_RETRY, type HttpClient, type RetryPolicy, retryDelay, sleep } from "@promo-review/http";
+import { type HttpClient, poll } from "@promo-review/http";
 import { given } from "./given.js";
 import type { UploadState, UploadStatus, WaitOptions } from "./types.js";
 
@@ -97,51 +97,58 @@ export async function waitForUpload(
   uploadId: string,
   options: WaitOptions = {},
 ): Promise<UploadState> {
-  const random = options.random ?? Math.random;
-  // Equal jitter: pauses between half and all of the step, so polls spread out but never hammer.
-  const policy: RetryPolicy = {
-    ...DEFAULT_RETRY,
-    baseDelayMs: options.pollIntervalMs ?? 250,
-    maxDelayMs: options.maxPollIntervalMs ?? 5_000,
-    random: () => 0.5 + random() / 2,
-  };
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const deadline = Date.now() + timeoutMs;
-  for (let poll = 1; ; poll++) {
-    const state = await getUploadState(http, uploadId, options);
-    if (state.status === "completed") return state;
-    if (state.status === "failed") {
-      throw new PromoReviewError({
-        code: "UPLOAD_FAILED",
-        message: `The file service could not process upload ${uploadId} (status failed); upload the file again`,
-        correlationId: state.correlationId,
-        details: [
-          {
-            type: "upload_state",
-            uploadId,
-            bytesAcknowledged: state.receivedBytes,
-            fileSize: state.fileSize,
-          },
-        ],
-      });
-    }
-    const left = deadline - Date.now();
-    if (left <= 0) {
-      throw new TimeoutError({
-        code: "TIMEOUT",
-        message: `Upload ${uploadId} was still ${state.status} after ${timeoutMs} ms`,
-        correlationId: state.correlationId,
-        mayHaveReachedServer: true,
-        details: [
-          {
-            type: "upload_state",
-            uploadId,
-            bytesAcknowledged: state.receivedBytes,
-            fileSize: state.fileSize,
-          },
-        ],
-      });
-    }
-    await sleep(Math.min(retryDelay(undefined, Math.min(poll, 20), policy), left), options.signal);
-  }
+  let last: UploadState | undefined;
+  return poll<UploadState>(
+    async () => {
+      last = await getUploadState(http, uploadId, options);
+      if (last.status === "failed") throw uploadFailed(last);
+      return last.status === "completed" ? { done: true, value: last } : { done: false };
+    },
+    {
+      // Equal jitter: pauses between half and all of the step, so polls spread out but never hammer.
+      backoff: {
+        initialMs: options.pollIntervalMs ?? 250,
+        maxMs: options.maxPollIntervalMs ?? 5_000,
+        jitter: "equal",
+        random: options.random,
+      },
+      timeoutMs,
+      // A timeout is reported only after a status read that was not `completed`.
+      checkAtDeadline: true,
+      signal: options.signal,
+      timeoutError: () => stillProcessing(last!, timeoutMs),
+    },
+  );
+}
+
+/** What the service knows of an upload, as an error's `details`. */
+function uploadStateDetail(state: UploadState) {
+  return [
+    {
+      type: "upload_state",
+      uploadId: state.uploadId,
+      bytesAcknowledged: state.receivedBytes,
+      fileSize: state.fileSize,
+    },
+  ];
+}
+
+function uploadFailed(state: UploadState): PromoReviewError {
+  return new PromoReviewError({
+    code: "UPLOAD_FAILED",
+    message: `The file service could not process upload ${state.uploadId} (status failed); upload the file again`,
+    correlationId: state.correlationId,
+    details: uploadStateDetail(state),
+  });
+}
+
+function stillProcessing(state: UploadState, timeoutMs: number): TimeoutError {
+  return new TimeoutError({
+    code: "TIMEOUT",
+    message: `Upload ${state.uploadId} was still ${state.status} after ${timeoutMs} ms`,
+    correlationId: state.correlationId,
+    mayHaveReachedServer: true,
+    details: uploadStateDetail(state),
+  });
 }
