@@ -6,6 +6,7 @@
 import type { PromoReviewError } from "@promo-review/errors";
 import type {
   CallControl,
+  FILE_FORMATS,
   HttpClient,
   HttpClientSource,
   RetryPolicy,
@@ -268,7 +269,7 @@ export interface FileDetails {
 }
 
 /** A format a file upload can have (the promotion `fileFormat` values other than `text`). */
-export type UploadFormat = "pdf" | "image" | "video" | "audio" | "document";
+export type UploadFormat = Exclude<(typeof FILE_FORMATS)[number], "text">;
 
 /** What is remembered about an unfinished upload. */
 export interface ResumeRecord {
