@@ -4,7 +4,7 @@ import { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-erro
 export class ValidationError extends PromoReviewError {
   static override readonly kind: string = "ValidationError";
   /** True when the SDK refused the input before sending anything: nothing reached the server. */
-  readonly local: boolean;
+  declare readonly local: boolean;
   constructor(init: PromoReviewErrorInit & { local?: boolean }) {
     super(init);
     this.local = init.local ?? false;
@@ -73,7 +73,7 @@ export interface TransportErrorInit extends PromoReviewErrorInit {
 export class TransportError extends PromoReviewError {
   static override readonly kind: string = "TransportError";
   /** See {@link TransportErrorInit.mayHaveReachedServer}. */
-  readonly mayHaveReachedServer: boolean;
+  declare readonly mayHaveReachedServer: boolean;
   constructor(init: TransportErrorInit) {
     super(init);
     this.mayHaveReachedServer = init.mayHaveReachedServer;

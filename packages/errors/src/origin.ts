@@ -17,9 +17,9 @@ export interface ForeignOriginErrorInit extends Omit<PromoReviewErrorInit, "code
 export class ForeignOriginError extends PromoReviewError {
   static override readonly kind: string = "ForeignOriginError";
   /** See {@link ForeignOriginErrorInit.origin}. */
-  readonly origin: string;
+  declare readonly origin: string;
   /** See {@link ForeignOriginErrorInit.expectedOrigin}. */
-  readonly expectedOrigin: string;
+  declare readonly expectedOrigin: string;
   constructor(init: ForeignOriginErrorInit) {
     super({ ...init, code: "FOREIGN_ORIGIN" });
     this.origin = init.origin;

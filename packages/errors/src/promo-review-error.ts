@@ -62,21 +62,21 @@ export class PromoReviewError extends Error {
 
   declare readonly [KINDS]: string[];
   /** The service's code (kept as sent when unknown) or a client code such as `NETWORK_ERROR`. */
-  readonly code: ErrorCode;
+  declare readonly code: ErrorCode;
   /** HTTP status, when a server answered. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** The id to quote to support; from the body, else the `X-Correlation-ID` response header. */
-  readonly correlationId: string | undefined;
+  declare readonly correlationId: string | undefined;
   /** `error.details` as sent, typed by `type`; unknown entries are kept. */
-  readonly details: readonly ErrorDetail[];
+  declare readonly details: readonly ErrorDetail[];
   /** How long to wait before retrying, from `Retry-After` and `retry_info` (see `combineRetryAfter`). */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   /** Whether the failure is transient, so that the same request may succeed later. */
-  readonly retryable: boolean;
+  declare readonly retryable: boolean;
   /** A short, redacted excerpt of the body when the response was not the error envelope. */
-  readonly bodyExcerpt: string | undefined;
+  declare readonly bodyExcerpt: string | undefined;
   /** The request that failed: method and URL (redacted), never headers. */
-  readonly request: { method: string; url: string } | undefined;
+  declare readonly request: { method: string; url: string } | undefined;
 
   constructor(init: PromoReviewErrorInit) {
     // The secrets live only in this closure: nothing on the instance holds them.
@@ -88,9 +88,11 @@ export class PromoReviewError extends Error {
     const correlationId = init.correlationId === undefined ? undefined : redact(init.correlationId);
     const bodyExcerpt = init.bodyExcerpt === undefined ? undefined : redact(init.bodyExcerpt);
     const request = init.request && { method: init.request.method, url: redact(init.request.url) };
-    // Each part is redacted, then the whole message again: a secret may straddle two parts.
+    // Each part is redacted, then the whole message again: a secret may straddle two parts. The
+    // cause is Error's own option, so it is set as the platform sets it (not enumerable).
     super(
       redact(describe({ ...init, message: redact(init.message), code, correlationId, bodyExcerpt }, details)),
+      init.cause === undefined ? undefined : { cause: safeCause(init.cause, redact) },
     );
     Object.defineProperty(this, KINDS, { value: kindsOf(new.target), enumerable: false });
     this.name = (new.target as { kind: string }).kind;
@@ -102,14 +104,6 @@ export class PromoReviewError extends Error {
     this.retryable = init.retryable ?? (new.target as typeof PromoReviewError).retryableByDefault;
     this.bodyExcerpt = bodyExcerpt;
     this.request = request;
-    if (init.cause !== undefined) {
-      Object.defineProperty(this, "cause", {
-        value: safeCause(init.cause, redact),
-        enumerable: false,
-        writable: true,
-        configurable: true,
-      });
-    }
   }
 
   /** The `field_error` entries: which field was wrong and why. */
@@ -177,16 +171,15 @@ function safeCause(cause: unknown, redact: Redactor, depth = 0): unknown {
   }
   if (cause instanceof PromoReviewError) return redactedError(cause, redact, depth);
   const source = cause as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
-  const copy = new Error(redact(String(source.message ?? ""))) as Error & { code?: unknown };
+  const copy = new Error(
+    redact(String(source.message ?? "")),
+    depth < MAX_CAUSE_DEPTH && source.cause !== undefined
+      ? { cause: safeCause(source.cause, redact, depth + 1) }
+      : undefined,
+  ) as Error & { code?: unknown };
   copy.name = typeof source.name === "string" ? redact(source.name) : "Error";
   if (typeof source.code === "string") copy.code = redact(source.code);
   else if (typeof source.code === "number") copy.code = source.code;
-  if (depth < MAX_CAUSE_DEPTH && source.cause !== undefined) {
-    Object.defineProperty(copy, "cause", {
-      value: safeCause(source.cause, redact, depth + 1),
-      enumerable: false,
-    });
-  }
   return copy;
 }
 

@@ -37,9 +37,9 @@ export interface UnexpectedResponseInit extends ResponseContext {
 export class UnexpectedResponseError extends PromoReviewError {
   static override readonly kind: string = "UnexpectedResponseError";
   /** The operation whose answer it was. */
-  readonly operation: string;
+  declare readonly operation: string;
   /** The first field found wrong. */
-  readonly field: string;
+  declare readonly field: string;
   constructor(init: PromoReviewErrorInit & { operation: string; field: string }) {
     super(init);
     this.operation = init.operation;

@@ -45,11 +45,11 @@ export interface WebhookVerificationErrorInit extends Omit<PromoReviewErrorInit,
 export class WebhookVerificationError extends PromoReviewError {
   static override readonly kind: string = "WebhookVerificationError";
   /** Which check failed. */
-  readonly reason: WebhookVerificationReason;
+  declare readonly reason: WebhookVerificationReason;
   /** The delivery's `webhook-id`, when it could be read. */
-  readonly webhookId: string | undefined;
+  declare readonly webhookId: string | undefined;
   /** For timestamp failures: the sender's timestamp minus this receiver's clock, in seconds. */
-  readonly offsetSeconds: number | undefined;
+  declare readonly offsetSeconds: number | undefined;
 
   constructor(init: WebhookVerificationErrorInit) {
     // Read once here: an iterable of secrets may not be readable twice.
