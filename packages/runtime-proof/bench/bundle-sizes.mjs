@@ -25,7 +25,7 @@ const table = sizeTable(results);
 const markdown = `# Bundle sizes
 
 What a user's bundler ships: esbuild ${(await import("esbuild")).version}, browser platform, ESM,
-minified, then gzip level 9; 1 KB = 1024 bytes. "ours" rows carry the budgets of issue 9 (enforced by
+minified, then gzip level 9; 1 KB = 1024 bytes. "ours" rows carry the budgets of issue 19 (enforced by
 runtime-proof's tests); "tree-shaken" rows import one small export; "peer" rows are the packages a user
 would pick instead, measured in the same run. "own files only" is a whole package built with every
 package it imports left out (its dependencies, ours included): what the package's own code weighs.

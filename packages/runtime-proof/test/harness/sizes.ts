@@ -21,6 +21,8 @@ export interface SizeTarget {
   kind: "ours" | "subset" | "tree-shaken" | "peer";
   /** A peer (its label) this target must also be smaller than, measured in the same run. */
   under?: string;
+  /** A peer (its label) whose min+gzip size, measured in the same run, is this target's budget. */
+  atMost?: string;
 }
 
 export interface SizeResult extends SizeTarget {
@@ -35,10 +37,13 @@ export interface SizeResult extends SizeTarget {
   error?: string;
 }
 
-/** A whole package, as `export *` keeps it. */
-function whole(name: string, budget?: number): SizeTarget {
+/** A whole package, as `export *` keeps it; its budget in bytes, or a peer's size in the same run. */
+function whole(name: string, budget?: number | { atMost: string }): SizeTarget {
   const label = `@promo-review/${name}`;
-  return { label, contents: `export * from "${label}";`, kind: "ours", ...(budget ? { budget } : {}) };
+  const target: SizeTarget = { label, contents: `export * from "${label}";`, kind: "ours" };
+  if (typeof budget === "number") target.budget = budget;
+  else if (budget !== undefined) target.atMost = budget.atMost;
+  return target;
 }
 
 /** A sub-path entry of a package, whole, as `export *` keeps it; smaller than the peer `under` if given. */
@@ -59,19 +64,20 @@ function only(name: string, exported: string, kind: "subset" | "tree-shaken", bu
 }
 
 /**
- * Our packages: the whole public surface of each (budgets from issue 9), and single exports. Issue 19
- * sets webhook-verify's: its signature-only entry at most 4.0 KB and under standardwebhooks, the whole
- * verifier (`createWebhookVerifier`) at most 9 KB.
+ * Our packages: the whole public surface of each, and single exports. The budgets are issue 19's,
+ * which replace issue 9's: errors at most 3 KB; webhook-verify's signature-only entry at most 4.0 KB
+ * and under standardwebhooks, the whole verifier (the package, and `createWebhookVerifier` alone) at
+ * most 9 KB; upload-chunker at most tus-js-client's size in the same run; the sdk at most 30 KB.
  */
 export const OUR_TARGETS: SizeTarget[] = [
   whole("errors", 3 * KB),
   only("errors", "parseRetryAfter", "tree-shaken"),
   whole("http"),
-  whole("webhook-verify", 6 * KB),
+  whole("webhook-verify", 9 * KB),
   entry("webhook-verify/signature", 4 * KB, "standardwebhooks"),
   only("webhook-verify", "createWebhookVerifier", "subset", 9 * KB),
   only("webhook-verify", "createMemoryReplayStore", "tree-shaken"),
-  whole("upload-chunker", 12 * KB),
+  whole("upload-chunker", { atMost: "tus-js-client" }),
   only("upload-chunker", "formatOf", "tree-shaken"),
   whole("link-capture"),
   whole("promotions-core"),
@@ -105,7 +111,7 @@ export const REPORTED_OVER_BUDGET: Record<string, ReportedOverBudget> = {
   },
   "@promo-review/webhook-verify": {
     reported: 9441,
-    why: "against 6 KB: its own files alone are 7.04 KB (issue 7's behaviour: HMAC and Ed25519, rotation, handlers, typed payload), errors' base class adds the rest; issue 19 took valibot (errors' details schema, now gone from errors) and eventemitter3 out, from 11825; the option's one name, webhookSecret, costs 6 bytes",
+    why: "against 9 KB (issue 19; issue 9 had 6 KB): its own files alone are 7.04 KB (issue 7's behaviour: HMAC and Ed25519, rotation, handlers, typed payload), errors' base class adds the rest; issue 19 took valibot (errors' details schema, now gone from errors) and eventemitter3 out, from 11825; the option's one name, webhookSecret, costs 6 bytes",
   },
   "@promo-review/webhook-verify/signature": {
     reported: 6357,
@@ -113,7 +119,7 @@ export const REPORTED_OVER_BUDGET: Record<string, ReportedOverBudget> = {
   },
   "@promo-review/upload-chunker": {
     reported: 18172,
-    why: "against 12 KB (issue 19: at most tus-js-client's 15.93 KB): its own files are 8.51 KB (issue 16's checked answers and bounded resyncs, issue 17's $response and per-call control included) and its dependencies as it uses them (http's one fetch pipeline with issue 15's origin policy, redirect checks and body deadlines, issue 17's hooks, logger and User-Agent, and the shared poll; errors) the rest; issue 19's pipeline without ky and errors without valibot took it down from 23441",
+    why: "against tus-js-client's size in the same run (issue 19; 15.93 KB today): its own files are 8.51 KB (issue 16's checked answers and bounded resyncs, issue 17's $response and per-call control included) and its dependencies as it uses them (http's one fetch pipeline with issue 15's origin policy, redirect checks and body deadlines, issue 17's hooks, logger and User-Agent, and the shared poll; errors) the rest; issue 19's pipeline without ky and errors without valibot took it down from 23441",
   },
   "@promo-review/sdk": {
     reported: 40909,
@@ -178,6 +184,12 @@ export async function measureAll(
 ): Promise<SizeResult[]> {
   const results: SizeResult[] = [];
   for (const target of targets) results.push(await measure(target));
+  // A budget that is a peer's size is that peer's figure from this same run.
+  for (const r of results) {
+    if (r.atMost === undefined) continue;
+    const peer = results.find((p) => p.kind === "peer" && p.label === r.atMost);
+    if (peer?.gzipped !== undefined) r.budget = peer.gzipped;
+  }
   return results;
 }
 
@@ -200,7 +212,7 @@ export function sizeTable(results: SizeResult[]): string {
             ? "yes"
             : `**NO**${reported}`;
     lines.push(
-      `| ${r.label} | ${r.kind} | ${kb(r.minified)} | ${kb(r.gzipped)} | ${r.ownGzipped === undefined ? "" : kb(r.ownGzipped)} | ${r.budget ? kb(r.budget) : ""} | ${within} |`,
+      `| ${r.label} | ${r.kind} | ${kb(r.minified)} | ${kb(r.gzipped)} | ${r.ownGzipped === undefined ? "" : kb(r.ownGzipped)} | ${r.budget ? kb(r.budget) : ""}${r.atMost ? ` (${r.atMost})` : ""} | ${within} |`,
     );
   }
   const failed = results.filter((r) => r.error !== undefined);
