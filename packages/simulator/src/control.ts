@@ -10,7 +10,7 @@ import type { Fault, FaultSpec } from "./faults.js";
 import { isObject } from "./problems.js";
 import type { DecisionInput, DecisionView } from "./promotions.js";
 import type { RequestLogEntry } from "./request-log.js";
-import { created, ok, type Route } from "./router.js";
+import { created, type Handler, ok, type Route } from "./router.js";
 import { type Delays, resetState, type SimulatorState } from "./state.js";
 import type { UploadServerView } from "./uploads.js";
 import type { WebhookDelivery, WebhookEndpoint } from "./webhooks.js";
@@ -101,96 +101,55 @@ export function createControl(state: SimulatorState): SimulatorControl {
   };
 }
 
+/** One route of the table below: the method, the pattern under `/_sim`, and the handler. */
+function route(method: Route["method"], pattern: string, handler: Handler): Route {
+  return { method, pattern: `/_sim${pattern}`, handler };
+}
+
 /** The HTTP control routes, each mirroring a {@link SimulatorControl} operation. `info` is served at GET /_sim/info. */
 export function controlRoutes(control: SimulatorControl, info: () => Record<string, unknown>): Route[] {
   const body = readJsonObject;
+  const id = (params: Record<string, string>, name: string) => params[name]!;
   return [
-    { method: "GET", pattern: "/_sim/info", handler: () => ok(info()) },
-    {
-      method: "POST",
-      pattern: "/_sim/reset",
-      handler: async () => {
-        await control.reset();
-        return ok({ reset: true });
-      },
-    },
-    { method: "GET", pattern: "/_sim/requests", handler: () => ok({ requests: control.requests() }) },
-    {
-      method: "POST",
-      pattern: "/_sim/promotions/:promotionId/web-app-versions",
-      handler: async ({ req, params }) =>
-        created(control.addWebAppVersion(params["promotionId"]!, await body(req))),
-    },
-    {
-      method: "POST",
-      pattern: "/_sim/promotions/:promotionId/versions/:versionId/decision",
-      handler: async ({ req, params }) =>
-        ok({
-          ...control.setDecision(
-            params["promotionId"]!,
-            params["versionId"]!,
-            (await body(req)) as unknown as DecisionInput,
-          ),
-        }),
-    },
-    {
-      method: "POST",
-      pattern: "/_sim/promotions/:promotionId/expire",
-      handler: ({ params }) => ok(control.expirePromotion(params["promotionId"]!)),
-    },
-    { method: "GET", pattern: "/_sim/delays", handler: () => ok({ ...control.delays() }) },
-    {
-      method: "POST",
-      pattern: "/_sim/delays",
-      handler: async ({ req }) => ok({ ...control.setDelays(await body(req)) }),
-    },
-    {
-      method: "POST",
-      pattern: "/_sim/webhooks/endpoints",
-      handler: async ({ req }) =>
-        created({ ...control.addWebhookEndpoint((await body(req))["url"] as string) }),
-    },
-    {
-      method: "GET",
-      pattern: "/_sim/webhooks/endpoints",
-      handler: () => ok({ endpoints: control.webhookEndpoints(), deliveries: control.webhookDeliveries() }),
-    },
-    {
-      method: "GET",
-      pattern: "/_sim/webhooks/deliveries",
-      handler: () => ok({ deliveries: control.webhookDeliveries() }),
-    },
-    {
-      method: "POST",
-      pattern: "/_sim/webhooks/replay",
-      handler: async ({ req }) =>
-        created({ ...control.replayWebhook((await body(req))["deliveryId"] as string) }),
-    },
-    {
-      method: "GET",
-      pattern: "/_sim/uploads/:uploadId",
-      handler: ({ params }) => ok({ ...control.upload(params["uploadId"]!) }),
-    },
-    {
-      method: "GET",
-      pattern: "/_sim/evaluations",
-      handler: () => ok({ evaluations: control.evaluations() }),
-    },
-    {
-      method: "POST",
-      pattern: "/_sim/faults",
-      handler: async ({ req }) => created({ ...control.addFault((await body(req)) as unknown as FaultSpec) }),
-    },
-    { method: "GET", pattern: "/_sim/faults", handler: () => ok({ faults: control.faults() }) },
-    { method: "DELETE", pattern: "/_sim/faults", handler: () => ok({ cleared: control.clearFaults() }) },
-    {
-      method: "DELETE",
-      pattern: "/_sim/faults/:faultId",
-      handler: ({ params }) => {
-        if (!control.removeFault(params["faultId"]!))
-          throw new ApiError("NOT_FOUND", `Fault ${params["faultId"]} not found`);
-        return ok({ removed: params["faultId"] });
-      },
-    },
+    route("GET", "/info", () => ok(info())),
+    route("POST", "/reset", async () => {
+      await control.reset();
+      return ok({ reset: true });
+    }),
+    route("GET", "/requests", () => ok({ requests: control.requests() })),
+    route("POST", "/promotions/:promotionId/web-app-versions", async ({ req, params }) =>
+      created(control.addWebAppVersion(id(params, "promotionId"), await body(req))),
+    ),
+    route("POST", "/promotions/:promotionId/versions/:versionId/decision", async ({ req, params }) => {
+      const input = (await body(req)) as unknown as DecisionInput;
+      return ok({ ...control.setDecision(id(params, "promotionId"), id(params, "versionId"), input) });
+    }),
+    route("POST", "/promotions/:promotionId/expire", ({ params }) =>
+      ok(control.expirePromotion(id(params, "promotionId"))),
+    ),
+    route("GET", "/delays", () => ok({ ...control.delays() })),
+    route("POST", "/delays", async ({ req }) => ok({ ...control.setDelays(await body(req)) })),
+    route("POST", "/webhooks/endpoints", async ({ req }) =>
+      created({ ...control.addWebhookEndpoint((await body(req))["url"] as string) }),
+    ),
+    route("GET", "/webhooks/endpoints", () =>
+      ok({ endpoints: control.webhookEndpoints(), deliveries: control.webhookDeliveries() }),
+    ),
+    route("GET", "/webhooks/deliveries", () => ok({ deliveries: control.webhookDeliveries() })),
+    route("POST", "/webhooks/replay", async ({ req }) =>
+      created({ ...control.replayWebhook((await body(req))["deliveryId"] as string) }),
+    ),
+    route("GET", "/uploads/:uploadId", ({ params }) => ok({ ...control.upload(id(params, "uploadId")) })),
+    route("GET", "/evaluations", () => ok({ evaluations: control.evaluations() })),
+    route("POST", "/faults", async ({ req }) =>
+      created({ ...control.addFault((await body(req)) as unknown as FaultSpec) }),
+    ),
+    route("GET", "/faults", () => ok({ faults: control.faults() })),
+    route("DELETE", "/faults", () => ok({ cleared: control.clearFaults() })),
+    route("DELETE", "/faults/:faultId", ({ params }) => {
+      const faultId = id(params, "faultId");
+      if (!control.removeFault(faultId)) throw new ApiError("NOT_FOUND", `Fault ${faultId} not found`);
+      return ok({ removed: faultId });
+    }),
   ];
 }

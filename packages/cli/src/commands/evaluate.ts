@@ -5,7 +5,7 @@
  */
 import type { EvaluationOutcome } from "@promo-review/sdk";
 import type { Command } from "commander";
-import { contextOf, example, integerIn } from "../context.js";
+import { type CommandContext, contextOf, example, integerIn } from "../context.js";
 import type { CliIo } from "../io.js";
 import { fields } from "../output.js";
 import { hasSetting } from "../settings.js";
@@ -32,6 +32,73 @@ function outcomeLines(outcome: EvaluationOutcome): string[] {
     ]),
     ...outcome.issues.map((issue) => `  - ${issue.severity} ${issue.category}: ${issue.message}`),
   ];
+}
+
+/** Starts the evaluation and prints its id, without waiting for the result. */
+async function startEvaluation(ctx: CommandContext, promotionId: string, versionId: string | undefined) {
+  const client = ctx.client();
+  const version = versionId ?? (await client.promotions.get(promotionId, ctx.signal)).latestVersionId;
+  const started = await client.promotions.evaluate(promotionId, version, ctx.signal);
+  ctx.out.result({ ...started, promotionId, versionId: version }, () =>
+    fields([
+      ["evaluation", started.evaluationId],
+      ["version", version],
+      ["status", started.status],
+      ["correlation id", started.correlationId],
+    ]),
+  );
+}
+
+/**
+ * Evaluates and waits for the result: by a verified webhook on `--webhook-port` when one is given
+ * (polling after `--poll-after`), else by polling at once.
+ */
+async function evaluateAndWait(
+  ctx: CommandContext,
+  promotionId: string,
+  versionId: string | undefined,
+  options: EvaluateOptions,
+) {
+  const client = ctx.client();
+  if (options.webhookPort !== undefined && !hasSetting("webhookSecret", ctx.globals, ctx.env)) {
+    throw new UsageError("Webhooks cannot be verified without the endpoint's secret", [
+      {
+        field: "--webhook-secret",
+        message: "is required with --webhook-port: pass it or set PROMO_REVIEW_WEBHOOK_SECRET",
+      },
+    ]);
+  }
+  const spinner = waitSpinner(ctx.io.stderr, drawsOn(ctx.io.stderr, ctx.out.json));
+  const listener =
+    options.webhookPort !== undefined
+      ? await startWebhookListener(client.webhooks.nodeHandler(), {
+          host: options.webhookHost,
+          port: options.webhookPort,
+        })
+      : undefined;
+  try {
+    if (listener) ctx.out.note(`Waiting for the evaluation-completed webhook on ${listener.url}`);
+    spinner.status(
+      listener
+        ? `evaluating promotion ${promotionId}: waiting for the webhook on ${listener.url}`
+        : `evaluating promotion ${promotionId}: polling for the result`,
+    );
+    const outcome = await client.flows.evaluateAndWait(promotionId, {
+      ...(versionId ? { versionId } : {}),
+      timeoutMs: options.timeout * 1000,
+      // Without a listener nothing can arrive by webhook: poll at once.
+      ...(listener
+        ? options.pollAfter !== undefined
+          ? { pollAfterMs: options.pollAfter * 1000 }
+          : {}
+        : { pollAfterMs: 0 }),
+      ...ctx.signal,
+    });
+    ctx.out.result(outcome, () => outcomeLines(outcome));
+  } finally {
+    spinner.stop();
+    await listener?.close();
+  }
 }
 
 /** Adds `evaluate`. */
@@ -62,66 +129,11 @@ export function registerEvaluate(program: Command, io: CliIo): void {
       ),
     )
     .action(
-      async (
-        promotionId: string,
-        versionId: string | undefined,
-        options: EvaluateOptions,
-        command: Command,
-      ) => {
+      (promotionId: string, versionId: string | undefined, options: EvaluateOptions, command: Command) => {
         const ctx = contextOf(command, io);
-        const client = ctx.client();
-        if (!options.wait) {
-          const version = versionId ?? (await client.promotions.get(promotionId, ctx.signal)).latestVersionId;
-          const started = await client.promotions.evaluate(promotionId, version, ctx.signal);
-          ctx.out.result({ ...started, promotionId, versionId: version }, () =>
-            fields([
-              ["evaluation", started.evaluationId],
-              ["version", version],
-              ["status", started.status],
-              ["correlation id", started.correlationId],
-            ]),
-          );
-          return;
-        }
-        if (options.webhookPort !== undefined && !hasSetting("webhookSecret", ctx.globals, ctx.env)) {
-          throw new UsageError("Webhooks cannot be verified without the endpoint's secret", [
-            {
-              field: "--webhook-secret",
-              message: "is required with --webhook-port: pass it or set PROMO_REVIEW_WEBHOOK_SECRET",
-            },
-          ]);
-        }
-        const spinner = waitSpinner(ctx.io.stderr, drawsOn(ctx.io.stderr, ctx.out.json));
-        const listener =
-          options.webhookPort !== undefined
-            ? await startWebhookListener(client.webhooks.nodeHandler(), {
-                host: options.webhookHost,
-                port: options.webhookPort,
-              })
-            : undefined;
-        try {
-          if (listener) ctx.out.note(`Waiting for the evaluation-completed webhook on ${listener.url}`);
-          spinner.status(
-            listener
-              ? `evaluating promotion ${promotionId}: waiting for the webhook on ${listener.url}`
-              : `evaluating promotion ${promotionId}: polling for the result`,
-          );
-          const outcome = await client.flows.evaluateAndWait(promotionId, {
-            ...(versionId ? { versionId } : {}),
-            timeoutMs: options.timeout * 1000,
-            // Without a listener nothing can arrive by webhook: poll at once.
-            ...(listener
-              ? options.pollAfter !== undefined
-                ? { pollAfterMs: options.pollAfter * 1000 }
-                : {}
-              : { pollAfterMs: 0 }),
-            ...ctx.signal,
-          });
-          ctx.out.result(outcome, () => outcomeLines(outcome));
-        } finally {
-          spinner.stop();
-          await listener?.close();
-        }
+        return options.wait
+          ? evaluateAndWait(ctx, promotionId, versionId, options)
+          : startEvaluation(ctx, promotionId, versionId);
       },
     );
 }
