@@ -230,40 +230,7 @@ export class UploadStore {
     uploadId: string,
   ): Promise<{ uploadId: string; status: UploadStatus; receivedBytes: number }> {
     const record = this.#get(uploadId);
-    const header = req.headers["content-range"];
-    const range = parseContentRange(Array.isArray(header) ? header[0] : header);
-    if (typeof range === "string") throw fieldError("Content-Range", range);
-    if (range.total !== undefined && range.total !== record.fileSize) {
-      throw fieldError(
-        "Content-Range",
-        `total ${range.total} disagrees with the declared fileSize ${record.fileSize}`,
-      );
-    }
-    if (range.end >= record.fileSize) {
-      throw fieldError(
-        "Content-Range",
-        `end ${range.end} is beyond the declared fileSize ${record.fileSize}`,
-      );
-    }
-    const length = range.end - range.start + 1;
-    if (length > this.#options.maxChunkSize) {
-      throw new ApiError(
-        "PAYLOAD_TOO_LARGE",
-        `A chunk may carry at most ${this.#options.maxChunkSize} bytes`,
-        [
-          {
-            type: "constraint_violation",
-            constraint: "max_chunk_size",
-            limit: this.#options.maxChunkSize,
-            actual: length,
-          },
-        ],
-      );
-    }
-    const declared = req.headers["content-length"];
-    if (declared !== undefined && Number(declared) !== length) {
-      throw fieldError("Content-Range", `the body has ${declared} bytes but the range covers ${length}`);
-    }
+    const { range, length } = chunkRangeOf(req, record.fileSize, this.#options.maxChunkSize);
     if (record.busy) throw new ApiError("CONFLICT", "Another chunk of this upload is being received");
     const key = `${range.start}-${range.end}`;
     const repeat = range.end < record.receivedBytes && record.ranges.has(key);
@@ -350,4 +317,43 @@ async function drain(req: IncomingMessage): Promise<{ count: number; hash: undef
   let count = 0;
   for await (const chunk of req) count += (chunk as Buffer).length;
   return { count, hash: undefined };
+}
+
+/**
+ * The byte range a chunk PUT claims, checked against the declared file size, the chunk limit and the
+ * body's Content-Length before a byte is read: a wrong range is refused with the field it breaks.
+ */
+function chunkRangeOf(
+  req: IncomingMessage,
+  fileSize: number,
+  maxChunkSize: number,
+): { range: { start: number; end: number }; length: number } {
+  const header = req.headers["content-range"];
+  const range = parseContentRange(Array.isArray(header) ? header[0] : header);
+  if (typeof range === "string") throw fieldError("Content-Range", range);
+  if (range.total !== undefined && range.total !== fileSize) {
+    throw fieldError(
+      "Content-Range",
+      `total ${range.total} disagrees with the declared fileSize ${fileSize}`,
+    );
+  }
+  if (range.end >= fileSize) {
+    throw fieldError("Content-Range", `end ${range.end} is beyond the declared fileSize ${fileSize}`);
+  }
+  const length = range.end - range.start + 1;
+  if (length > maxChunkSize) {
+    throw new ApiError("PAYLOAD_TOO_LARGE", `A chunk may carry at most ${maxChunkSize} bytes`, [
+      {
+        type: "constraint_violation",
+        constraint: "max_chunk_size",
+        limit: maxChunkSize,
+        actual: length,
+      },
+    ]);
+  }
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) !== length) {
+    throw fieldError("Content-Range", `the body has ${declared} bytes but the range covers ${length}`);
+  }
+  return { range, length };
 }

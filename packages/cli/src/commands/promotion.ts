@@ -10,6 +10,13 @@ import { fields } from "../output.js";
 
 /** Adds `get`, `submit` and `decision`. */
 export function registerPromotionReads(program: Command, io: CliIo): void {
+  registerGet(program, io);
+  registerSubmit(program, io);
+  registerDecision(program, io);
+}
+
+/** `get <promotionId>`. */
+function registerGet(program: Command, io: CliIo): void {
   program
     .command("get")
     .description("Read a promotion: its latest version (wherever it was made), status and version count.")
@@ -28,7 +35,10 @@ export function registerPromotionReads(program: Command, io: CliIo): void {
         ]),
       );
     });
+}
 
+/** `submit <promotionId> [versionId]`. */
+function registerSubmit(program: Command, io: CliIo): void {
   program
     .command("submit")
     .description("Submit a version for review (the latest when no version id is given).")
@@ -69,7 +79,10 @@ export function registerPromotionReads(program: Command, io: CliIo): void {
         );
       },
     );
+}
 
+/** `decision <promotionId> [versionId]`. */
+function registerDecision(program: Command, io: CliIo): void {
   program
     .command("decision")
     .description("Read the review decision of a version (the latest when no version id is given).")
