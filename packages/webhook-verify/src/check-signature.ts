@@ -35,16 +35,13 @@ export interface SignatureCheck {
   toleranceSeconds: number;
 }
 
-function isRequest(input: unknown): input is Request {
-  return (
-    typeof input === "object" &&
-    input !== null &&
-    typeof (input as Request).arrayBuffer === "function" &&
-    typeof (input as Request).method === "string"
-  );
-}
-
-async function readRequest(request: Request): Promise<WebhookInput> {
+/** The headers and body of `input`: a `{ headers, body }` object, or a Fetch `Request` whose body is read now. */
+async function inputParts(input: unknown): Promise<{ headers?: unknown; body?: unknown }> {
+  if (typeof input !== "object" || input === null) {
+    throw refuse("missing_headers", "Nothing to verify: pass { headers, body } or a Fetch Request");
+  }
+  const request = input as Request;
+  if (typeof request.arrayBuffer !== "function" || typeof request.method !== "string") return input;
   if (request.bodyUsed) {
     throw refuse(
       "parsed_body",
@@ -52,14 +49,6 @@ async function readRequest(request: Request): Promise<WebhookInput> {
     );
   }
   return { headers: request.headers, body: await request.arrayBuffer() };
-}
-
-function inputParts(input: unknown): { headers: unknown; body: unknown } {
-  if (typeof input !== "object" || input === null) {
-    throw refuse("missing_headers", "Nothing to verify: pass { headers, body } or a Fetch Request");
-  }
-  const { headers, body } = input as { headers?: unknown; body?: unknown };
-  return { headers, body };
 }
 
 function badSignature(id: string, entries: readonly SignatureEntry[], schemes: readonly SignatureScheme[]) {
@@ -106,7 +95,7 @@ export async function checkSignature(
   check: SignatureCheck,
   input: WebhookInput | Request,
 ): Promise<VerifiedSignature> {
-  const parts = isRequest(input) ? await readRequest(input) : inputParts(input);
+  const parts = await inputParts(input);
   const delivery = readDeliveryHeaders(parts.headers);
   const content: SignedContent = {
     id: delivery.id,

@@ -1,35 +1,33 @@
 import { utf8 } from "./bytes.js";
 
-/** Appends chunks into one byte array, stopping once `maxBytes` is exceeded (then returns `undefined`). */
-export class ChunkCollector {
-  readonly #maxBytes: number;
-  readonly #chunks: Uint8Array[] = [];
-  #length = 0;
+/** What both handlers read a body from: a stream reader's `read` or a Node request's iterator `next`. */
+export type NextChunk = () => Promise<
+  { done: true; value?: unknown } | { done?: false; value: Uint8Array | string }
+>;
 
-  constructor(maxBytes: number) {
-    this.#maxBytes = maxBytes;
+/**
+ * Reads a body into one byte array, chunk by chunk from `next`; `undefined` as soon as it exceeds
+ * `maxBytes` (the caller then stops its source). A single chunk is returned as is, without a copy.
+ */
+export async function readLimited(next: NextChunk, maxBytes: number): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const chunk = await next();
+    if (chunk.done) break;
+    const bytes = typeof chunk.value === "string" ? utf8(chunk.value) : chunk.value;
+    length += bytes.length;
+    if (length > maxBytes) return undefined;
+    chunks.push(bytes);
   }
-
-  /** Adds a chunk; returns false once the limit is passed (the caller stops reading). */
-  add(chunk: Uint8Array | string): boolean {
-    const bytes = typeof chunk === "string" ? utf8(chunk) : chunk;
-    this.#length += bytes.length;
-    if (this.#length > this.#maxBytes) return false;
-    this.#chunks.push(bytes);
-    return true;
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
   }
-
-  /** The bytes collected; a single chunk is returned as is, without a copy. */
-  bytes(): Uint8Array {
-    if (this.#chunks.length === 1) return this.#chunks[0]!;
-    const out = new Uint8Array(this.#length);
-    let offset = 0;
-    for (const chunk of this.#chunks) {
-      out.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return out;
-  }
+  return out;
 }
 
 /** Whether a declared `content-length` already exceeds the limit, so nothing needs reading. */

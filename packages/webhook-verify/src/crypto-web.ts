@@ -1,9 +1,16 @@
-import { concatBytes, timingSafeEqualStrings, toBase64, utf8 } from "./bytes.js";
+import { timingSafeEqualStrings, toBase64, utf8 } from "./bytes.js";
 import { type CryptoBackend, ed25519Pkcs8, ed25519Spki, type SignedContent } from "./crypto-backend.js";
 
-function signedBytes(content: SignedContent): Uint8Array<ArrayBuffer> {
-  const body = typeof content.body === "string" ? utf8(content.body) : content.body;
-  return concatBytes([utf8(`${content.id}.${content.timestamp}.`), body]) as Uint8Array<ArrayBuffer>;
+/** The signed content as one buffer, as Web Crypto takes it. */
+function signedBytes({ id, timestamp, body }: SignedContent): Uint8Array<ArrayBuffer> {
+  const prefix = `${id}.${timestamp}.`;
+  // A text body is encoded with its prefix in one go: the prefix ends in ".", so no character spans the join.
+  if (typeof body === "string") return utf8(prefix + body) as Uint8Array<ArrayBuffer>;
+  const head = utf8(prefix);
+  const out = new Uint8Array(head.length + body.length);
+  out.set(head);
+  out.set(body, head.length);
+  return out;
 }
 
 function subtle(): SubtleCrypto {

@@ -1,4 +1,4 @@
-import { ChunkCollector, DEFAULT_MAX_BODY_BYTES, declaredTooLarge } from "./chunks.js";
+import { DEFAULT_MAX_BODY_BYTES, declaredTooLarge, readLimited } from "./chunks.js";
 import {
   ANSWERS,
   type Answer,
@@ -16,19 +16,13 @@ function respond(answer: Answer): Response {
   });
 }
 
-/** Reads a request's body once, up to `maxBytes`; `undefined` when it is larger. */
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
-  const collector = new ChunkCollector(maxBytes);
-  if (!request.body) return collector.bytes();
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return collector.bytes();
-    if (!collector.add(value)) {
-      await reader.cancel();
-      return undefined;
-    }
-  }
+/** Reads a request's body once, up to `maxBytes`; `undefined` when it is larger (the rest is not read). */
+async function readBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const body = await readLimited(() => reader.read(), maxBytes);
+  if (!body) await reader.cancel();
+  return body;
 }
 
 /**
@@ -46,7 +40,7 @@ export function fetchHandler(
     if (request.method !== "POST") return respond(ANSWERS.methodNotAllowed);
     if (declaredTooLarge(request.headers.get("content-length"), maxBytes))
       return respond(tooLarge(options, maxBytes));
-    const body = await readLimited(request, maxBytes);
+    const body = await readBody(request, maxBytes);
     if (!body) return respond(tooLarge(options, maxBytes));
     return respond(await receive(receiver, { headers: request.headers, body }, fn, options));
   };

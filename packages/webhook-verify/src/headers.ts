@@ -16,12 +16,8 @@ export type WebhookHeaders = {
   "webhook-signature": string;
 };
 
-/** The headers a verifier reads, and the `svix-*` names a Svix-sent delivery uses for the same values. */
-const NAMES = {
-  id: ["webhook-id", "svix-id"],
-  timestamp: ["webhook-timestamp", "svix-timestamp"],
-  signature: ["webhook-signature", "svix-signature"],
-} as const;
+/** The three headers a verifier reads: `webhook-<kind>`, or `svix-<kind>` in a Svix-sent delivery. */
+const KINDS = ["id", "timestamp", "signature"] as const;
 
 /** One signature from the header: `v1,<base64>` splits into version `v1` and the value. */
 export interface SignatureEntry {
@@ -60,8 +56,8 @@ function lookupOf(headers: unknown): Lookup | undefined {
 }
 
 /** One header's value, or `undefined`; repeated lines are joined (signatures) or must agree (id, timestamp). */
-function read(lookup: Lookup, names: readonly string[], joinWith?: string): string | undefined {
-  for (const name of names) {
+function read(lookup: Lookup, kind: (typeof KINDS)[number]): string | undefined {
+  for (const name of [`webhook-${kind}`, `svix-${kind}`]) {
     let value: unknown;
     try {
       value = lookup(name);
@@ -72,7 +68,8 @@ function read(lookup: Lookup, names: readonly string[], joinWith?: string): stri
     if (typeof value === "string") return value;
     if (Array.isArray(value) && value.every((item) => typeof item === "string")) {
       if (value.length === 0) continue;
-      if (joinWith !== undefined) return value.join(joinWith);
+      // Joined as `Headers` joins repeated lines; `parseSignatures` reads entries on both sides of ", ".
+      if (kind === "signature") return value.join(", ");
       if (value.every((item) => item === value[0])) return value[0] as string;
       throw refuse("malformed_headers", `The ${name} header was sent more than once with different values`);
     }
@@ -81,17 +78,11 @@ function read(lookup: Lookup, names: readonly string[], joinWith?: string): stri
   return undefined;
 }
 
-function missingHint(headers: unknown): string {
-  if (
-    typeof headers === "object" &&
-    headers !== null &&
-    typeof (headers as { get?: unknown }).get !== "function"
-  ) {
-    if (Object.keys(headers).length === 0) {
-      return " The headers object is empty: a Fetch Headers copied with { ...headers } loses every entry; pass the Headers itself.";
-    }
-  }
-  return " Pass the request's headers as received (a Headers object or Node's req.headers).";
+/** What to add to a missing-header message; `headers` is an object (its lookup was made). */
+function missingHint(headers: object): string {
+  return typeof (headers as { get?: unknown }).get !== "function" && Object.keys(headers).length === 0
+    ? " The headers object is empty: a Fetch Headers copied with { ...headers } loses every entry; pass the Headers itself."
+    : " Pass the request's headers as received (a Headers object or Node's req.headers).";
 }
 
 /**
@@ -104,18 +95,13 @@ export function readDeliveryHeaders(headers: unknown): DeliveryHeaders {
   if (!lookup) {
     throw refuse("missing_headers", "No headers were given: pass the request's headers as received");
   }
-  const id = read(lookup, NAMES.id);
-  const timestamp = read(lookup, NAMES.timestamp);
-  const signature = read(lookup, NAMES.signature, ", ");
-  const missing = [
-    id ? undefined : "webhook-id",
-    timestamp ? undefined : "webhook-timestamp",
-    signature ? undefined : "webhook-signature",
-  ].filter((name) => name !== undefined);
-  if (missing.length > 0 || !id || !timestamp || !signature) {
+  const values = KINDS.map((kind) => read(lookup, kind));
+  const [id, timestamp, signature] = values;
+  if (!id || !timestamp || !signature) {
+    const missing = KINDS.filter((_, i) => !values[i]).map((kind) => `webhook-${kind}`);
     throw refuse(
       "missing_headers",
-      `The delivery has no ${missing.join(", ")} header${missing.length > 1 ? "s" : ""}.${missingHint(headers)}`,
+      `The delivery has no ${missing.join(", ")} header${missing.length > 1 ? "s" : ""}.${missingHint(headers as object)}`,
       id ? { webhookId: id } : {},
     );
   }

@@ -1,4 +1,4 @@
-import { ChunkCollector, DEFAULT_MAX_BODY_BYTES, declaredTooLarge } from "./chunks.js";
+import { DEFAULT_MAX_BODY_BYTES, declaredTooLarge, readLimited } from "./chunks.js";
 import {
   ANSWERS,
   type Answer,
@@ -35,17 +35,6 @@ function isRaw(value: unknown): value is Uint8Array | string {
   return typeof value === "string" || value instanceof Uint8Array;
 }
 
-async function readLimited(req: NodeRequestLike, maxBytes: number): Promise<Uint8Array | undefined> {
-  const collector = new ChunkCollector(maxBytes);
-  // Iterated by hand: leaving a `for await` early would destroy the socket before the 413 is sent.
-  const chunks = req[Symbol.asyncIterator]();
-  for (;;) {
-    const { done, value } = await chunks.next();
-    if (done) return collector.bytes();
-    if (!collector.add(value)) return undefined;
-  }
-}
-
 function send(res: NodeResponseLike, answer: Answer): void {
   res.statusCode = answer.status;
   res.setHeader("content-type", "application/json");
@@ -73,8 +62,11 @@ export function nodeHandler(
     if (isRaw(req.rawBody)) body = req.rawBody;
     else if (isRaw(req.body)) body = req.body;
     // A parser that did not match the content type leaves `{}` in req.body and the stream unread.
-    else if (req.readableEnded !== true) body = await readLimited(req, maxBytes);
-    else body = req.body;
+    // Iterated by hand: leaving a `for await` early would destroy the socket before the 413 is sent.
+    else if (req.readableEnded !== true) {
+      const chunks = req[Symbol.asyncIterator]();
+      body = await readLimited(() => chunks.next(), maxBytes);
+    } else body = req.body;
     if (body === undefined) return send(res, tooLarge(options, maxBytes));
     send(res, await receive(receiver, { headers: req.headers, body: body as Uint8Array }, fn, options));
   };

@@ -9,11 +9,13 @@ const EVENT_STRINGS = ["timestamp"] as const;
 const DATA_STRINGS = ["status", "evaluationId", "promotionId", "versionId"] as const;
 const ISSUE_STRINGS = ["commentId", "issueId", "severity", "category", "message", "excerpt"] as const;
 
-function isRecord(value: unknown): value is Json {
+/** Whether `value` is a JSON object (not an array, not null). */
+export function isRecord(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function kindOf(value: unknown): string {
+/** What a JSON value is, for a warning: `null`, `an array`, `a string`... */
+export function kindOf(value: unknown): string {
   if (value === null) return "null";
   return Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }

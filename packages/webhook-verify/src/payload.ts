@@ -1,4 +1,4 @@
-import { readEvaluationCompleted } from "./payload-fields.js";
+import { isRecord, kindOf, readEvaluationCompleted } from "./payload-fields.js";
 
 /**
  * One issue found by an evaluation. The spec states only that a comment-backed issue normally carries
@@ -101,10 +101,6 @@ function untyped(payload: unknown, webhookId: string, message: string, field = "
   return { event: { type: null, payload }, payload, warnings: [{ webhookId, field, message }] };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Parses an authentic body into an event and never throws: the signature proves the service sent
  * it, so every shape problem is a warning and the delivery goes on. `evaluation-completed` (also an
@@ -125,8 +121,11 @@ export function parsePayload(body: string | Uint8Array, webhookId: string): Pars
     return untyped(text, webhookId, "The body is not JSON; delivered as text");
   }
   if (!isRecord(json)) {
-    const kind = Array.isArray(json) ? "an array" : json === null ? "null" : `a ${typeof json}`;
-    return untyped(json, webhookId, `The body is JSON ${kind}, not an event object; delivered as parsed`);
+    return untyped(
+      json,
+      webhookId,
+      `The body is JSON ${kindOf(json)}, not an event object; delivered as parsed`,
+    );
   }
   const type = json["type"];
   if (type === undefined || type === "evaluation-completed") {

@@ -10,10 +10,6 @@ export type ParsedSecret =
 /** A secret as configured: `whsec_<base64>` (HMAC), `whpk_<base64>` (Ed25519 public key), or raw key bytes. */
 export type WebhookSecret = string | Uint8Array;
 
-function describe(index: number, count: number): string {
-  return count > 1 ? `webhook secret #${index + 1}` : "webhook secret";
-}
-
 /**
  * Reads one secret. Everything wrong with it is reported here, when the verifier is made, rather
  * than as a signature mismatch on every delivery: whitespace (a trailing newline from an env file is
@@ -21,7 +17,7 @@ function describe(index: number, count: number): string {
  * private key where a public one belongs.
  */
 export function parseSecret(secret: unknown, index = 0, count = 1, allowPrivate = false): ParsedSecret {
-  const label = describe(index, count);
+  const label = count > 1 ? `webhook secret #${index + 1}` : "webhook secret";
   if (secret instanceof Uint8Array) {
     if (secret.length === 0) throw refuse("secret_format", `The ${label} is empty`);
     return { kind: "hmac", key: Uint8Array.from(secret) };
@@ -42,7 +38,8 @@ export function parseSecret(secret: unknown, index = 0, count = 1, allowPrivate 
       `The ${label} contains whitespace ${where} (a trailing newline from an env file, or a copy-paste): remove it; secrets are whsec_ followed by base64 with no spaces`,
     );
   }
-  const [prefix, encoded] = splitPrefix(secret);
+  // No prefix: base64 alone, as the standardwebhooks package also accepts.
+  const [, prefix = "", encoded = ""] = /^(whsec_|whpk_|whsk_)?(.*)$/.exec(secret) ?? [];
   if (prefix === "whsk_" && !allowPrivate) {
     throw refuse(
       "secret_format",
@@ -76,14 +73,6 @@ export function parseSecret(secret: unknown, index = 0, count = 1, allowPrivate 
     return { kind: "ed25519-private", seed: key.subarray(0, 32) };
   }
   return { kind: "hmac", key };
-}
-
-function splitPrefix(secret: string): [string, string] {
-  for (const prefix of ["whsec_", "whpk_", "whsk_"]) {
-    if (secret.startsWith(prefix)) return [prefix, secret.slice(prefix.length)];
-  }
-  // No prefix: base64 alone, as the standardwebhooks package also accepts.
-  return ["", secret];
 }
 
 /** Reads the configured secret or secrets (several during a rotation); at least one is required. */
