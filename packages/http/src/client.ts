@@ -13,7 +13,7 @@ import type { RequestBudget } from "./budget.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import type { RequestHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
-import { createObserver } from "./observe.js";
+import { observeRequest } from "./observe.js";
 import { createOriginPolicy } from "./origin.js";
 import type { RequestBody } from "./request-body.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
@@ -161,7 +161,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const send: typeof fetch = (input, init) => (userFetch ?? globalThis.fetch)(input, init);
   const streamFetch = userFetch ? undefined : platformStreamFetch();
   const redact = redactorFor(secrets);
-  const observer = createObserver({ hooks: options.hooks, logger: options.logger, redact });
+  const observing = { hooks: options.hooks, logger: options.logger, redact };
   // No User-Agent in a browser: it is not the page's to set, and a CORS preflight could refuse it.
   const agent = userAgent({ sdkVersion: options.sdkVersion, appInfo: options.appInfo });
   const transport: Transport = {
@@ -202,7 +202,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         timeoutMs: request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         idleTimeoutMs: request.idleTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       };
-      const observation = observer.request(method, url, correlationId);
+      const observation = observeRequest(observing, method, url, correlationId);
       const started = Date.now();
       for (let attempts = 1; ; attempts++) {
         const observed = observation.attempt(attempts);
@@ -213,7 +213,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           return { ...result, attempts, durationMs: Date.now() - started };
         } catch (error) {
           const typed = error as PromoReviewError;
-          observed.ended({ ...(typed.status !== undefined ? { status: typed.status } : {}), error: typed });
+          observed.ended({ status: typed.status, error: typed });
           if (single || attempts > retry.limit || !isSafeToRetry(typed, idempotent, retry)) {
             observation.finished({ error: typed, attempts });
             throw typed;
