@@ -135,7 +135,8 @@ async function sendHop(
       body = JSON.stringify(request.json);
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
     }
-    const built = new Request(url, { ...init, ...(body !== undefined ? { body } : {}) });
+    // An absent body is `undefined` here, which a `RequestInit` reads as no body at all.
+    const built = new Request(url, { ...init, body });
     send = () => transport.send(built);
     budgeted = { method, url: built.url };
   }

@@ -8,7 +8,7 @@
 import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, redactorFor } from "@promo-review/errors/internal";
 import { platformStreamFetch } from "#stream-fetch";
-import { attempt, isStream, type Transport } from "./attempt.js";
+import { type AttemptRequest, attempt, isStream, type Transport } from "./attempt.js";
 import type { RequestBudget } from "./budget.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import type { RequestHooks } from "./hooks.js";
@@ -191,14 +191,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const single =
         request.retry === false || (options.retry === false && !request.retry) || isStream(request.body);
       const retry: RetryPolicy = { ...DEFAULT_RETRY, ...(options.retry || {}), ...(request.retry || {}) };
-      const sent = {
+      // The request as each attempt sends it: its own fields, with the client's defaults resolved.
+      const sent: AttemptRequest = {
+        ...request,
         url,
         method,
         correlationId,
-        json: request.json,
-        body: request.body,
-        headers: request.headers,
-        signal: request.signal,
         timeoutMs: request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         idleTimeoutMs: request.idleTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       };
