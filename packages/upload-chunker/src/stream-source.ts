@@ -45,7 +45,7 @@ export function asyncIterableSource(iterable: AsyncIterable<Uint8Array>, size: n
   );
 }
 
-/** A fixed-size buffer holding the stream's bytes from `start`; `length` of them are filled. */
+/** A fixed-size buffer for the stream's bytes from `start`, filled up to `start + length`. */
 interface Slab {
   start: number;
   buffer: Uint8Array;
@@ -133,7 +133,12 @@ function copyInto(slabs: Slab[], spare: Uint8Array[], bytes: Uint8Array, at: num
   for (let done = 0; done < bytes.byteLength; ) {
     let last = slabs.at(-1);
     if (!last || last.length === MAX_PIECE) {
-      last = { start: at + done, buffer: spare.pop() ?? new Uint8Array(MAX_PIECE), length: 0 };
+      // A new slab starts at a multiple of MAX_PIECE even when the bytes before `at` were released
+      // with the slab that held them: its head is then never filled, and never read (it is before
+      // `floor`), and every piece still lies in one slab.
+      const offset = at + done;
+      const start = offset - (offset % MAX_PIECE);
+      last = { start, buffer: spare.pop() ?? new Uint8Array(MAX_PIECE), length: offset - start };
       slabs.push(last);
     }
     const n = Math.min(MAX_PIECE - last.length, bytes.byteLength - done);
