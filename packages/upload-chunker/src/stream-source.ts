@@ -66,9 +66,12 @@ function streamSource(
   const spare: Uint8Array[] = []; // released slabs' buffers, reused
   let floor = 0; // bytes before this are released (and dropped as soon as they are read)
   let closed = false;
+  const dropReleased = () => {
+    while (slabs.length > 0 && slabs[0]!.start + slabs[0]!.length <= floor) spare.push(slabs.shift()!.buffer);
+  };
   const reader = streamReader(next, size, (bytes, at) => {
     copyInto(slabs, spare, bytes, at);
-    dropBefore(slabs, spare, floor);
+    dropReleased();
   });
   const reachable = (start: number) => {
     if (start < floor) throw releasedError(start, floor);
@@ -81,7 +84,9 @@ function streamSource(
       await reader.want(stop);
       if (closed) throw sizeMismatch("was closed before it was read");
       reachable(at);
-      yield viewOf(slabs, at, stop);
+      // The piece lies in one slab: a view of it, never a copy.
+      const slab = slabs[Math.floor(at / MAX_PIECE) - slabs[0]!.start / MAX_PIECE]!;
+      yield slab.buffer.subarray(at - slab.start, stop - slab.start);
       at = stop;
     }
   }
@@ -108,7 +113,7 @@ function streamSource(
     },
     release(offset) {
       floor = Math.max(floor, offset);
-      dropBefore(slabs, spare, floor);
+      dropReleased();
     },
     async close(reason) {
       if (closed) return;
@@ -146,17 +151,6 @@ function copyInto(slabs: Slab[], spare: Uint8Array[], bytes: Uint8Array, at: num
     last.length += n;
     done += n;
   }
-}
-
-/** Drops the slabs wholly before `floor`, keeping their buffers as spares. */
-function dropBefore(slabs: Slab[], spare: Uint8Array[], floor: number): void {
-  while (slabs.length > 0 && slabs[0]!.start + slabs[0]!.length <= floor) spare.push(slabs.shift()!.buffer);
-}
-
-/** The bytes `[at, stop)`, which lie in one slab: a view of it, never a copy. */
-function viewOf(slabs: Slab[], at: number, stop: number): Uint8Array {
-  const slab = slabs[Math.floor(at / MAX_PIECE) - Math.floor(slabs[0]!.start / MAX_PIECE)]!;
-  return slab.buffer.subarray(at - slab.start, stop - slab.start);
 }
 
 /**
