@@ -71,13 +71,12 @@ export async function putChunk(
   // The chunk answer is not shown in the spec: whatever it holds is read only when it makes sense
   // (a byte offset, a status of the upload enum), and any 2xx without them means the chunk was stored.
   // A claim beyond the bytes sent is the caller's to refuse (it knows what was sent).
-  const data = (typeof result.data === "object" && result.data !== null ? result.data : {}) as {
-    receivedBytes?: unknown;
-    status?: unknown;
-  };
-  const status = UPLOAD_STATUSES.find((known) => known === data.status);
+  // Optional chaining reads nothing from an empty answer, and a primitive (JSON `5`, `"ok"`) has no
+  // such property: both mean "stored", as an answer without the fields.
+  const data = result.data as { receivedBytes?: unknown; status?: unknown } | null | undefined;
+  const status = UPLOAD_STATUSES.find((known) => known === data?.status);
   return {
-    receivedBytes: byteOffsetOf(data.receivedBytes) ?? chunk.end,
+    receivedBytes: byteOffsetOf(data?.receivedBytes) ?? chunk.end,
     status,
     correlationId: result.correlationId,
   };
