@@ -83,7 +83,11 @@ export async function attempt<T>(
       const read = { signal: deadline.signal, idleTimeoutMs: request.idleTimeoutMs };
       if (!response.ok) {
         const body = await readBody(response, { ...read, limit: ERROR_LIMIT });
-        if (response.status === 429) await learn(transport.budget, response, body, { method, url });
+        // The budget learns from a 429 through a copy: the body was read here, under the deadline.
+        if (response.status === 429 && transport.budget) {
+          const copy = new Response(body, { status: 429, headers: response.headers });
+          await transport.budget.learn(copy, { method, url });
+        }
         throw errorFromHttp(
           { status: response.status, headers: response.headers, body },
           { method, url, secrets },
@@ -135,7 +139,8 @@ async function sendHop(
       body = JSON.stringify(request.json);
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
     }
-    const built = new Request(url, { ...init, ...(body !== undefined ? { body } : {}) });
+    // An absent body is `undefined` here, which a `RequestInit` reads as no body at all.
+    const built = new Request(url, { ...init, body });
     send = () => transport.send(built);
     budgeted = { method, url: built.url };
   }
@@ -146,18 +151,6 @@ async function sendHop(
   } finally {
     admission?.settle();
   }
-}
-
-/** Tells the budget about a 429, from the body already read under the deadline. */
-async function learn(
-  budget: RequestBudget | undefined,
-  response: Response,
-  body: string,
-  request: BudgetedRequest,
-): Promise<void> {
-  if (!budget) return;
-  const copy = new Response(body, { status: response.status, headers: response.headers });
-  await budget.learn(copy, request);
 }
 
 function parseSuccess<T>(

@@ -52,25 +52,12 @@ export function httpClientFrom(source: HttpClientSource, defaults: HttpClientDef
   if (issues.length > 0 || !defaults.baseUrl) {
     throw localValidationError(issues, `The ${defaults.client} configuration is invalid`);
   }
-  const options: Record<string, unknown> = { baseUrl: defaults.baseUrl };
-  // Only the fields the HTTP client knows: a package's own options stay with the package.
-  for (const field of PASSED) if (source[field] !== undefined) options[field] = source[field];
-  return createHttpClient(options as unknown as HttpClientOptions);
+  // The HTTP client reads only its own fields, so a package's own options pass by unread; the two it
+  // takes from the facade alone are not a package client's to set.
+  return createHttpClient({
+    ...(source as HttpClientOptions),
+    baseUrl: defaults.baseUrl,
+    redactAlso: undefined,
+    sdkVersion: undefined,
+  });
 }
-
-const PASSED = [
-  "apiKey",
-  "externalUserId",
-  "externalUserEmail",
-  "sessionToken",
-  "workspaceId",
-  "fetch",
-  "timeoutMs",
-  "idleTimeoutMs",
-  "trustedOrigins",
-  "hooks",
-  "logger",
-  "appInfo",
-  "budget",
-  "retry",
-] as const satisfies readonly (keyof HttpClientSource)[];

@@ -8,12 +8,12 @@
 import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, redactorFor } from "@promo-review/errors/internal";
 import { platformStreamFetch } from "#stream-fetch";
-import { attempt, isStream, type Transport } from "./attempt.js";
+import { type AttemptRequest, attempt, isStream, type Transport } from "./attempt.js";
 import type { RequestBudget } from "./budget.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import type { RequestHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
-import { createObserver } from "./observe.js";
+import { observeRequest } from "./observe.js";
 import { createOriginPolicy } from "./origin.js";
 import type { RequestBody } from "./request-body.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
@@ -161,7 +161,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const send: typeof fetch = (input, init) => (userFetch ?? globalThis.fetch)(input, init);
   const streamFetch = userFetch ? undefined : platformStreamFetch();
   const redact = redactorFor(secrets);
-  const observer = createObserver({ hooks: options.hooks, logger: options.logger, redact });
+  const observing = { hooks: options.hooks, logger: options.logger, redact };
   // No User-Agent in a browser: it is not the page's to set, and a CORS preflight could refuse it.
   const agent = userAgent({ sdkVersion: options.sdkVersion, appInfo: options.appInfo });
   const transport: Transport = {
@@ -191,18 +191,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const single =
         request.retry === false || (options.retry === false && !request.retry) || isStream(request.body);
       const retry: RetryPolicy = { ...DEFAULT_RETRY, ...(options.retry || {}), ...(request.retry || {}) };
-      const sent = {
+      // The request as each attempt sends it: its own fields, with the client's defaults resolved.
+      const sent: AttemptRequest = {
+        ...request,
         url,
         method,
         correlationId,
-        json: request.json,
-        body: request.body,
-        headers: request.headers,
-        signal: request.signal,
         timeoutMs: request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         idleTimeoutMs: request.idleTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       };
-      const observation = observer.request(method, url, correlationId);
+      const observation = observeRequest(observing, method, url, correlationId);
       const started = Date.now();
       for (let attempts = 1; ; attempts++) {
         const observed = observation.attempt(attempts);
@@ -213,7 +211,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           return { ...result, attempts, durationMs: Date.now() - started };
         } catch (error) {
           const typed = error as PromoReviewError;
-          observed.ended({ ...(typed.status !== undefined ? { status: typed.status } : {}), error: typed });
+          observed.ended({ status: typed.status, error: typed });
           if (single || attempts > retry.limit || !isSafeToRetry(typed, idempotent, retry)) {
             observation.finished({ error: typed, attempts });
             throw typed;

@@ -13,7 +13,7 @@ export interface ObserverOptions {
 /** One attempt being observed: `sent` when it leaves (once), `ended` when it has an outcome. */
 export interface AttemptObservation {
   sent(): void;
-  ended(outcome: { status?: number; error?: PromoReviewError }): void;
+  ended(outcome: { status?: number | undefined; error?: PromoReviewError }): void;
   /** The failed attempt is retried after `delayMs`. */
   retrying(error: PromoReviewError, delayMs: number): void;
 }
@@ -28,98 +28,103 @@ export interface RequestObservation {
 const now = (): number => globalThis.performance?.now() ?? Date.now();
 const rounded = (ms: number): number => Math.round(ms * 10) / 10;
 
-/**
- * Builds what a client calls around each request: hooks per attempt, and through the logger one line
- * per request (`debug` when it succeeded, `warn` when it failed) and one per retry (`info`). The URL
- * goes through `redact` before anything sees it, and no header is ever passed on.
- */
-export function createObserver({ hooks, logger, redact }: ObserverOptions) {
-  const call = <E>(name: keyof RequestHooks, hook: ((event: E) => unknown) | undefined, event: E) => {
-    if (!hook) return;
-    const report = (error: unknown) =>
-      logLine(logger, "error", `promo-review ${name} hook threw: ${redact(String(error))}`, { hook: name });
-    try {
-      const returned = hook(event);
-      if (returned instanceof Promise) returned.catch(report);
-    } catch (error) {
-      report(error);
-    }
-  };
+/** ` (HTTP 503)` when the error came with a status, else nothing: the log lines' way to name it. */
+const httpStatus = (error: PromoReviewError): string =>
+  error.status !== undefined ? ` (HTTP ${error.status})` : "";
 
+/**
+ * Calls hook `name` with `event`, if the caller set one. Hooks are not awaited: what one throws (or a
+ * promise it returns rejects with) goes to the logger at `error`, redacted, and never fails the request.
+ */
+function callHook<K extends keyof RequestHooks>(
+  { hooks, logger, redact }: ObserverOptions,
+  name: K,
+  event: RetryEvent | RequestEvent,
+): void {
+  const hook = hooks?.[name] as ((event: RequestEvent) => unknown) | undefined;
+  if (!hook) return;
+  const report = (error: unknown) =>
+    logLine(logger, "error", `promo-review ${name} hook threw: ${redact(String(error))}`, { hook: name });
+  try {
+    const returned = hook(event);
+    if (returned instanceof Promise) returned.catch(report);
+  } catch (error) {
+    report(error);
+  }
+}
+
+/**
+ * Starts observing one request: hooks per attempt, and through the logger one line per request
+ * (`debug` when it succeeded, `warn` when it failed) and one per retry (`info`). The URL goes through
+ * `redact` before anything sees it, and no header is ever passed on.
+ */
+export function observeRequest(
+  options: ObserverOptions,
+  method: string,
+  rawUrl: string,
+  correlationId: string,
+): RequestObservation {
+  const url = options.redact(rawUrl);
+  const started = now();
   return {
-    request(method: string, rawUrl: string, correlationId: string): RequestObservation {
-      const url = redact(rawUrl);
-      const started = now();
-      return {
-        attempt(number) {
-          const base: RequestEvent = { method, url, attempt: number, correlationId };
-          let sentAt: number | undefined;
-          const durationMs = () => rounded(now() - (sentAt ?? started));
-          return {
-            sent() {
-              if (sentAt !== undefined) return;
-              sentAt = now();
-              call("beforeRequest", hooks?.beforeRequest, { ...base });
-            },
-            ended({ status, error }) {
-              if (sentAt === undefined) return;
-              call("afterResponse", hooks?.afterResponse, {
-                ...base,
-                ...(status !== undefined ? { status } : {}),
-                durationMs: durationMs(),
-                ...(error ? { error } : {}),
-              });
-            },
-            retrying(error, delayMs) {
-              const event: RetryEvent = {
-                ...base,
-                ...(error.status !== undefined ? { status: error.status } : {}),
-                durationMs: durationMs(),
-                error,
-                delayMs,
-              };
-              call("beforeRetry", hooks?.beforeRetry, event);
-              const why = error.status !== undefined ? `${error.code} (HTTP ${error.status})` : error.code;
-              logLine(
-                logger,
-                "info",
-                `promo-review retry ${number} of ${method} ${url} after ${why}, in ${delayMs} ms (correlation id ${correlationId})`,
-                {
-                  event: "retry",
-                  method,
-                  url,
-                  attempt: number,
-                  code: error.code,
-                  status: error.status,
-                  delayMs,
-                  correlationId,
-                },
-              );
-            },
-          };
+    attempt: (number) => observeAttempt(options, { method, url, attempt: number, correlationId }, started),
+    finished({ status, error, attempts }) {
+      const durationMs = rounded(now() - started);
+      const outcome = error ? `failed with ${error.code}${httpStatus(error)}` : `-> ${status}`;
+      logLine(
+        options.logger,
+        error ? "warn" : "debug",
+        `promo-review ${method} ${url} ${outcome} in ${durationMs} ms, ${attempts} attempt(s) (correlation id ${correlationId})`,
+        {
+          event: "request",
+          method,
+          url,
+          ...(status !== undefined ? { status } : {}),
+          ...(error ? { code: error.code } : {}),
+          attempts,
+          durationMs,
+          correlationId,
         },
-        finished({ status, error, attempts }) {
-          const durationMs = rounded(now() - started);
-          const outcome = error
-            ? `failed with ${error.code}${error.status !== undefined ? ` (HTTP ${error.status})` : ""}`
-            : `-> ${status}`;
-          logLine(
-            logger,
-            error ? "warn" : "debug",
-            `promo-review ${method} ${url} ${outcome} in ${durationMs} ms, ${attempts} attempt(s) (correlation id ${correlationId})`,
-            {
-              event: "request",
-              method,
-              url,
-              ...(status !== undefined ? { status } : {}),
-              ...(error ? { code: error.code } : {}),
-              attempts,
-              durationMs,
-              correlationId,
-            },
-          );
-        },
-      };
+      );
+    },
+  };
+}
+
+/** Observes attempt `base.attempt` of a request that started at `started` (on the `now` clock). */
+function observeAttempt(options: ObserverOptions, base: RequestEvent, started: number): AttemptObservation {
+  let sentAt: number | undefined;
+  const durationMs = () => rounded(now() - (sentAt ?? started));
+  return {
+    sent() {
+      if (sentAt !== undefined) return;
+      sentAt = now();
+      callHook(options, "beforeRequest", { ...base });
+    },
+    ended({ status, error }) {
+      if (sentAt === undefined) return;
+      callHook(options, "afterResponse", {
+        ...base,
+        ...(status !== undefined ? { status } : {}),
+        durationMs: durationMs(),
+        ...(error ? { error } : {}),
+      });
+    },
+    retrying(error, delayMs) {
+      const { status, code } = error;
+      callHook(options, "beforeRetry", {
+        ...base,
+        ...(status !== undefined ? { status } : {}),
+        durationMs: durationMs(),
+        error,
+        delayMs,
+      });
+      const { method, url, attempt, correlationId } = base;
+      logLine(
+        options.logger,
+        "info",
+        `promo-review retry ${attempt} of ${method} ${url} after ${code}${httpStatus(error)}, in ${delayMs} ms (correlation id ${correlationId})`,
+        { event: "retry", method, url, attempt, code, status, delayMs, correlationId },
+      );
     },
   };
 }

@@ -88,10 +88,6 @@ export function retryDelay(error: PromoReviewError | undefined, retry: number, p
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(errorFromTransport(signal.reason, { aborted: true, sent: false }));
-      return;
-    }
     const onAbort = () => {
       cancel();
       reject(errorFromTransport(signal?.reason, { aborted: true, sent: false }));
@@ -100,6 +96,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

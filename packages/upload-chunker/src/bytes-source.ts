@@ -5,11 +5,8 @@
 import { bounded } from "./pieces.js";
 import type { ByteSource } from "./types.js";
 
-/** Opens the bytes of `view` (any `ArrayBuffer` or view of one). */
-export function bytesSource(view: ArrayBuffer | ArrayBufferView): ByteSource {
-  const bytes = ArrayBuffer.isView(view)
-    ? new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
-    : new Uint8Array(view);
+/** Opens `bytes` (see `bytesOf` for any `ArrayBuffer` or view of one). */
+export function bytesSource(bytes: Uint8Array): ByteSource {
   return {
     size: bytes.byteLength,
     seekable: true,

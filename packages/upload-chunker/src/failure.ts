@@ -25,28 +25,15 @@ export function withUploadState(
     });
   }
   if (uploadStateOf(error)) return error;
-  const Class = error.constructor as new (
-    init: PromoReviewErrorInit & Record<string, unknown>,
-  ) => PromoReviewError;
+  const Class = error.constructor as new (init: PromoReviewErrorInit) => PromoReviewError;
   const head = error.message.split(` [${error.code}`)[0];
   return new Class({
-    code: error.code,
+    // Every field the error holds, its subclass's too (`mayHaveReachedServer`, `local`, `origin`,
+    // `operation`, ...), for the constructor that reads them.
+    ...(error as PromoReviewError & PromoReviewErrorInit),
     message: `Upload ${state.uploadId} stopped at byte ${state.bytesAcknowledged} of ${state.fileSize}: ${head}`,
-    status: error.status,
-    correlationId: error.correlationId,
     details: [...error.details, { ...state, type: "upload_state" } as ErrorDetail],
-    retryAfterMs: error.retryAfterMs,
-    retryable: error.retryable,
-    bodyExcerpt: error.bodyExcerpt,
-    request: error.request,
     cause: error,
-    // Subclass fields, read by the constructors that have them.
-    mayHaveReachedServer: (error as { mayHaveReachedServer?: boolean }).mayHaveReachedServer ?? true,
-    local: (error as { local?: boolean }).local ?? false,
-    origin: (error as { origin?: string }).origin,
-    expectedOrigin: (error as { expectedOrigin?: string }).expectedOrigin,
-    operation: (error as { operation?: string }).operation,
-    field: (error as { field?: string }).field,
   });
 }
 

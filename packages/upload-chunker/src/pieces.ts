@@ -8,6 +8,17 @@ import { localValidationError } from "@promo-review/errors/internal";
 /** The largest piece handed to `fetch` at once; progress is counted per piece (see `progress.ts`). */
 export const MAX_PIECE = 1024 * 1024;
 
+/**
+ * The bytes of an `ArrayBuffer` or of any view of one (typed array, `DataView`) as a `Uint8Array`
+ * over the same memory (never a copy); `undefined` for anything else.
+ */
+export function bytesOf(value: unknown): Uint8Array | undefined {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return undefined;
+}
+
 /** Splits pieces larger than {@link MAX_PIECE} into views (never copies). */
 export async function* bounded(
   pieces: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,

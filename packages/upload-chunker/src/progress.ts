@@ -34,11 +34,11 @@ export function createProgressTracker(
   report: (progress: UploadProgress) => void,
 ): ProgressTracker {
   const current: UploadProgress = { uploadId, bytesSent: startAt, bytesAcknowledged: startAt, totalBytes };
-  let reported = { sent: -1, acknowledged: -1 };
   let lastSent = startAt; // bytesSent in the last report, or where the upload started
+  let lastAcknowledged = -1; // bytesAcknowledged in the last report; -1: nothing reported yet
   const emit = () => {
-    reported = { sent: current.bytesSent, acknowledged: current.bytesAcknowledged };
     lastSent = current.bytesSent;
+    lastAcknowledged = current.bytesAcknowledged;
     report({ ...current });
   };
   return {
@@ -58,7 +58,12 @@ export function createProgressTracker(
       emit();
     },
     flush() {
-      if (reported.sent !== current.bytesSent || reported.acknowledged !== current.bytesAcknowledged) emit();
+      if (
+        lastAcknowledged < 0 ||
+        lastSent !== current.bytesSent ||
+        lastAcknowledged !== current.bytesAcknowledged
+      )
+        emit();
     },
   };
 }

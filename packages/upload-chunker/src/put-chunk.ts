@@ -16,7 +16,7 @@ import type { HttpClient, RequestBody } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
 import { given } from "./given.js";
 import type { UploadStatus } from "./types.js";
-import { UPLOAD_STATUSES } from "./wait.js";
+import { byteOffsetOf, UPLOAD_STATUSES } from "./wait.js";
 
 /** The file service's answer to a chunk. */
 export interface ChunkAnswer {
@@ -26,62 +26,57 @@ export interface ChunkAnswer {
   correlationId: string;
 }
 
-/** What one chunk PUT needs. */
-export interface PutChunkRequest {
+/** Which chunk one PUT sends: the upload loop holds these under the same names. */
+export interface ChunkTarget {
   /** The upload URL from initiation (`/v1/uploads/{id}`), relative to the file service. */
-  uploadUrl: string;
-  start: number;
+  readonly uploadUrl: string;
+  readonly start: number;
   /** Exclusive end. */
-  end: number;
-  total: number;
-  body: RequestBody;
-  signal?: AbortSignal;
-  correlationId?: string;
-  timeoutMs?: number;
+  readonly end: number;
+  /** The file's size. */
+  readonly size: number;
+  readonly signal?: AbortSignal | undefined;
+  readonly correlationId?: string | undefined;
 }
 
 /**
  * Sends one chunk with its exact `Content-Range`, once: the retries are the caller's, because a
  * retried chunk needs a fresh body and may need the server's offset first.
  */
-export async function putChunk(http: HttpClient, request: PutChunkRequest): Promise<ChunkAnswer> {
+export async function putChunk(
+  http: HttpClient,
+  chunk: ChunkTarget,
+  body: RequestBody,
+  timeoutMs: number | undefined,
+): Promise<ChunkAnswer> {
   const result = await http
-    .request<unknown>(request.uploadUrl, {
+    .request<unknown>(chunk.uploadUrl, {
       method: "PUT",
-      body: request.body,
+      body,
       headers: {
-        "Content-Range": contentRange(request.start, request.end, request.total),
+        "Content-Range": contentRange(chunk.start, chunk.end, chunk.size),
         "Content-Type": "application/octet-stream",
       },
       retry: false,
-      ...given({
-        signal: request.signal,
-        correlationId: request.correlationId,
-        timeoutMs: request.timeoutMs,
-      }),
+      ...given({ signal: chunk.signal, correlationId: chunk.correlationId, timeoutMs }),
     })
     .catch((error: PromoReviewError) => {
       // 308 "Resume Incomplete" (the resumable-upload convention): the chunk was stored, more expected.
       // A 308 is seen here only as an answer without a Location (a redirect is the pipeline's and
       // never reaches this point as anything but a refusal).
       if (error.status === 308 && error.code === "UNEXPECTED_RESPONSE")
-        return { data: undefined, correlationId: error.correlationId ?? request.correlationId ?? "" };
+        return { data: undefined, correlationId: error.correlationId ?? chunk.correlationId ?? "" };
       throw error;
     });
   // The chunk answer is not shown in the spec: whatever it holds is read only when it makes sense
   // (a byte offset, a status of the upload enum), and any 2xx without them means the chunk was stored.
   // A claim beyond the bytes sent is the caller's to refuse (it knows what was sent).
-  const data = (typeof result.data === "object" && result.data !== null ? result.data : {}) as {
-    receivedBytes?: unknown;
-    status?: unknown;
-  };
-  const received = data.receivedBytes;
-  const status = UPLOAD_STATUSES.find((known) => known === data.status);
+  // Optional chaining reads nothing from an empty answer, and a primitive (JSON `5`, `"ok"`) has no
+  // such property: both mean "stored", as an answer without the fields.
+  const data = result.data as { receivedBytes?: unknown; status?: unknown } | null | undefined;
+  const status = UPLOAD_STATUSES.find((known) => known === data?.status);
   return {
-    receivedBytes:
-      typeof received === "number" && Number.isSafeInteger(received) && received >= 0
-        ? received
-        : request.end,
+    receivedBytes: byteOffsetOf(data?.receivedBytes) ?? chunk.end,
     status,
     correlationId: result.correlationId,
   };

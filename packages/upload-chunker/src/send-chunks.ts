@@ -77,16 +77,8 @@ export async function sendChunks(upload: UploadContext, placed: Placement): Prom
     const body = await chunkBodyOf(loop, attempt.signal);
     loop.attempts++;
     try {
-      const answer = await putChunk(loop.meter.http, {
-        uploadUrl: loop.uploadUrl,
-        start: loop.start,
-        end: loop.end,
-        total: loop.size,
-        body,
-        signal: loop.signal,
-        correlationId: loop.correlationId,
-        timeoutMs: loop.options.timeoutMs ?? loop.chunkTimeoutMs,
-      }).finally(() => attempt.abort());
+      const timeoutMs = loop.options.timeoutMs ?? loop.chunkTimeoutMs;
+      const answer = await putChunk(loop.meter.http, loop, body, timeoutMs).finally(() => attempt.abort());
       await accepted(loop, answer);
     } catch (error) {
       await failed(loop, error);

@@ -62,6 +62,25 @@ describe("a stream is read once, keeping only the chunk in flight and the one re
     );
   });
 
+  it("gives back the exact bytes after a release past every byte held (a resume, no read-ahead)", async () => {
+    // Releasing past the bytes held drops the slab holding them, part-filled: the next slab must still
+    // start at a multiple of MAX_PIECE, or the pieces after it are cut from the wrong offsets.
+    const size = 4 * MAX_PIECE;
+    const bytes = patterned(size, 7);
+    for (const [held, resumeAt] of [
+      [65_536, 2 * MAX_PIECE], // the fingerprint's 64 KiB, then a resume at 2 MiB
+      [1.5 * MAX_PIECE, 1.5 * MAX_PIECE], // a chunk of 1.5 MiB sent with no read-ahead
+    ]) {
+      const src = openSource(webStreamOf(bytes, [100_000]), size);
+      await src.load(0, held!);
+      src.release(resumeAt!);
+      await src.load(resumeAt!, size);
+      const pieces = await collect(src.range(resumeAt!, size).pieces());
+      expect(Buffer.from(bytes.subarray(resumeAt!)).equals(joined(pieces))).toBe(true);
+      await src.close();
+    }
+  });
+
   it("a range before the released floor is refused", async () => {
     const src = openSource(webStreamOf(patterned(100)), 100);
     await src.load(0, 50);

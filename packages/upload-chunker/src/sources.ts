@@ -6,7 +6,7 @@
 import { localValidationError } from "@promo-review/errors/internal";
 import { blobSource, isBlob } from "./blob-source.js";
 import { bytesSource } from "./bytes-source.js";
-import { unsupportedSource } from "./pieces.js";
+import { bytesOf, unsupportedSource } from "./pieces.js";
 import {
   asyncIterableSource,
   isAsyncIterable,
@@ -15,20 +15,14 @@ import {
 } from "./stream-source.js";
 import type { ByteSource, UploadSource } from "./types.js";
 
-/** The size of a source when it can be known without reading it (Blob, bytes), else `undefined`. */
-function knownSize(source: UploadSource): number | undefined {
-  if (isBlob(source)) return source.size;
-  if (source instanceof ArrayBuffer) return source.byteLength;
-  if (ArrayBuffer.isView(source)) return source.byteLength;
-  return undefined;
-}
-
 /**
  * Opens a source. `declaredSize` is required for a stream or iterable (the service needs the size
  * up front) and, when given for a Blob or bytes, must match.
  */
 export function openSource(source: UploadSource, declaredSize?: number): ByteSource {
-  const known = knownSize(source);
+  const bytes = bytesOf(source);
+  // The size of a source when it can be known without reading it (Blob, bytes).
+  const known = isBlob(source) ? source.size : bytes?.byteLength;
   if (known !== undefined && declaredSize !== undefined && declaredSize !== known) {
     throw localValidationError(
       [{ field: "size", message: `is ${declaredSize} but the source holds ${known} bytes` }],
@@ -36,7 +30,7 @@ export function openSource(source: UploadSource, declaredSize?: number): ByteSou
     );
   }
   if (isBlob(source)) return blobSource(source);
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return bytesSource(source);
+  if (bytes) return bytesSource(bytes);
   if (!isReadableStream(source) && !isAsyncIterable(source)) {
     throw unsupportedSource(
       "must be a Blob, File, ArrayBuffer, typed array, ReadableStream or AsyncIterable of bytes",

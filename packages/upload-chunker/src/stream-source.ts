@@ -6,7 +6,7 @@
  */
 import { localValidationError } from "@promo-review/errors/internal";
 import { raceAbort } from "./abort.js";
-import { MAX_PIECE, sourceFailure, unsupportedSource } from "./pieces.js";
+import { bytesOf, MAX_PIECE, sourceFailure, unsupportedSource } from "./pieces.js";
 import type { ByteSource } from "./types.js";
 
 /** Whether `value` is a web `ReadableStream`, in a runtime that has them. */
@@ -45,37 +45,141 @@ export function asyncIterableSource(iterable: AsyncIterable<Uint8Array>, size: n
   );
 }
 
-function asBytes(value: unknown): Uint8Array {
-  if (value instanceof Uint8Array) return value;
-  if (value instanceof ArrayBuffer) return new Uint8Array(value);
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  throw unsupportedSource(`produced a ${typeof value}, not bytes (Uint8Array)`);
-}
-
-/** A fixed-size buffer holding the stream's bytes from `start`; `length` of them are filled. */
+/** A fixed-size buffer for the stream's bytes from `start`, filled up to `start + length`. */
 interface Slab {
   start: number;
   buffer: Uint8Array;
   length: number;
 }
 
+/**
+ * A stream source: the bytes `reader` reads, copied into `slabs`, and the ranges still reachable in
+ * them. A range is sent from the bytes held, so a failed chunk can be sent again while its start is
+ * at or after `floor`, and never once released.
+ */
 function streamSource(
   next: () => Promise<IteratorResult<Uint8Array> | ReadableStreamReadResult<Uint8Array>>,
   cancel: (reason?: unknown) => Promise<void>,
   size: number,
 ): ByteSource {
-  // The stream's pieces are copied into slabs of MAX_PIECE bytes (starting at multiples of MAX_PIECE)
-  // that are reused once released: the request body then always moves in MAX_PIECE pieces whatever the
-  // stream delivers (tiny pieces cost Node's fetch dearly), and the memory held is a fixed set of
-  // buffers, not a churn of garbage. One reader runs at a time and reads until `loaded` reaches
-  // `target`, never further: of a piece the stream gave, only the bytes up to `target` are copied and
-  // the rest waits in `pending` (the stream's own buffer).
   const slabs: Slab[] = [];
-  const spare: Uint8Array[] = [];
+  const spare: Uint8Array[] = []; // released slabs' buffers, reused
+  let floor = 0; // bytes before this are released (and dropped as soon as they are read)
+  let closed = false;
+  const dropReleased = () => {
+    while (slabs.length > 0 && slabs[0]!.start + slabs[0]!.length <= floor) spare.push(slabs.shift()!.buffer);
+  };
+  const reader = streamReader(next, size, (bytes, at) => {
+    copyInto(slabs, spare, bytes, at);
+    dropReleased();
+  });
+  const reachable = (start: number) => {
+    if (start < floor) throw releasedError(start, floor);
+  };
+
+  /** The range's pieces, each waiting for its bytes: a body can start before its chunk is read. */
+  async function* pieces(start: number, end: number): AsyncGenerator<Uint8Array> {
+    for (let at = start; at < end; ) {
+      const stop = Math.min(end, (Math.floor(at / MAX_PIECE) + 1) * MAX_PIECE);
+      await reader.want(stop);
+      if (closed) throw sizeMismatch("was closed before it was read");
+      reachable(at);
+      // The piece lies in one slab: a view of it, never a copy.
+      const slab = slabs[Math.floor(at / MAX_PIECE) - slabs[0]!.start / MAX_PIECE]!;
+      yield slab.buffer.subarray(at - slab.start, stop - slab.start);
+      at = stop;
+    }
+  }
+
+  return {
+    size,
+    seekable: false,
+    get floor() {
+      return floor;
+    },
+    get failure() {
+      return reader.failure;
+    },
+    async load(start, end, signal) {
+      reachable(start);
+      await raceAbort(reader.want(end), signal);
+    },
+    prefetch(end) {
+      reader.want(end).catch(() => {});
+    },
+    range(start, end) {
+      reachable(start);
+      return { pieces: () => pieces(start, end), whole: () => blobOf(slabs, start, end) };
+    },
+    release(offset) {
+      floor = Math.max(floor, offset);
+      dropReleased();
+    },
+    async close(reason) {
+      if (closed) return;
+      closed = true;
+      slabs.length = 0;
+      spare.length = 0;
+      reader.close();
+      await cancel(reason).catch(() => {});
+    },
+  };
+}
+
+/*
+ * The slabs: a stream's pieces are copied into slabs of MAX_PIECE bytes (starting at multiples of
+ * MAX_PIECE) that are reused once released. The request body then always moves in MAX_PIECE pieces
+ * whatever the stream delivers (tiny pieces cost Node's fetch dearly), and the memory held is a fixed
+ * set of buffers, not a churn of garbage.
+ */
+
+/** Copies `bytes`, the stream's bytes from offset `at` on, into the slabs (reusing a spare buffer). */
+function copyInto(slabs: Slab[], spare: Uint8Array[], bytes: Uint8Array, at: number): void {
+  for (let done = 0; done < bytes.byteLength; ) {
+    let last = slabs.at(-1);
+    if (!last || last.length === MAX_PIECE) {
+      // A new slab starts at a multiple of MAX_PIECE even when the bytes before `at` were released
+      // with the slab that held them: its head is then never filled, and never read (it is before
+      // `floor`), and every piece still lies in one slab.
+      const offset = at + done;
+      const start = offset - (offset % MAX_PIECE);
+      last = { start, buffer: spare.pop() ?? new Uint8Array(MAX_PIECE), length: offset - start };
+      slabs.push(last);
+    }
+    const n = Math.min(MAX_PIECE - last.length, bytes.byteLength - done);
+    last.buffer.set(bytes.subarray(done, done + n), last.length);
+    last.length += n;
+    done += n;
+  }
+}
+
+/**
+ * The bytes `[start, end)` as one Blob: only for runtimes without request streams (browsers on
+ * HTTP/1.1), one copy of the chunk, of bytes already loaded.
+ */
+function blobOf(slabs: Slab[], start: number, end: number): Blob {
+  return new Blob(
+    slabs
+      .filter((slab) => slab.start + slab.length > start && slab.start < end)
+      .map((slab) =>
+        slab.buffer.subarray(Math.max(0, start - slab.start), Math.min(slab.length, end - slab.start)),
+      ) as BlobPart[],
+  );
+}
+
+/**
+ * Reads a stream of `size` bytes into `append`, on demand. One read runs at a time and reads until
+ * `loaded` reaches `target` (the furthest end wanted), never further: of a piece the stream gave,
+ * only the bytes up to `target` are copied and the rest waits in `pending` (the stream's own buffer).
+ */
+function streamReader(
+  next: () => Promise<IteratorResult<Uint8Array> | ReadableStreamReadResult<Uint8Array>>,
+  size: number,
+  append: (bytes: Uint8Array, at: number) => void,
+) {
   const waiters = new Set<() => void>();
   let pending: Uint8Array | undefined;
-  let loaded = 0; // offset just after the last byte copied into a slab
-  let floor = 0; // bytes before this are released (and dropped as soon as they are read)
+  let loaded = 0; // offset just after the last byte copied
   let target = 0; // the reader stops once `loaded` reaches this
   let ended = false; // the stream ended exactly at `size`
   let closed = false;
@@ -84,26 +188,6 @@ function streamSource(
 
   const wake = () => {
     for (const waiter of [...waiters]) waiter();
-  };
-
-  const dropReleased = () => {
-    while (slabs.length > 0 && slabs[0]!.start + slabs[0]!.length <= floor) spare.push(slabs.shift()!.buffer);
-  };
-
-  const append = (bytes: Uint8Array) => {
-    for (let at = 0; at < bytes.byteLength; ) {
-      let last = slabs.at(-1);
-      if (!last || last.length === MAX_PIECE) {
-        last = { start: loaded, buffer: spare.pop() ?? new Uint8Array(MAX_PIECE), length: 0 };
-        slabs.push(last);
-      }
-      const n = Math.min(MAX_PIECE - last.length, bytes.byteLength - at);
-      last.buffer.set(bytes.subarray(at, at + n), last.length);
-      last.length += n;
-      loaded += n;
-      at += n;
-    }
-    dropReleased();
   };
 
   async function read(): Promise<void> {
@@ -119,14 +203,16 @@ function streamSource(
             ended = true;
             break;
           }
-          const bytes = asBytes(result.value);
+          const bytes = bytesOf(result.value);
+          if (!bytes) throw unsupportedSource(`produced a ${typeof result.value}, not bytes (Uint8Array)`);
           if (loaded + bytes.byteLength > size)
             throw sizeMismatch(`holds more than the declared ${size} bytes`);
           if (bytes.byteLength > 0) pending = bytes;
           continue;
         }
         const n = Math.min(pending.byteLength, target - loaded);
-        append(n === pending.byteLength ? pending : pending.subarray(0, n));
+        append(n === pending.byteLength ? pending : pending.subarray(0, n), loaded);
+        loaded += n;
         pending = n === pending.byteLength ? undefined : pending.subarray(n);
         wake();
       }
@@ -138,84 +224,33 @@ function streamSource(
     }
   }
 
-  /** Resolves once `[.., end)` is loaded (and, for the last byte, the stream has ended). */
-  function want(end: number): Promise<void> {
-    const until = Math.min(end, size);
-    target = Math.max(target, until);
-    if (!reading && !closed && failure === undefined) void read();
-    return new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (loaded >= until && (until < size || ended)) resolve();
-        else if (failure !== undefined) reject(failure);
-        else if (closed) reject(sizeMismatch("was closed before it was read"));
-        else return;
-        waiters.delete(check);
-      };
-      waiters.add(check);
-      check();
-    });
-  }
-
-  /** The range's pieces, each waiting for its bytes: a body can start before its chunk is read. */
-  async function* pieces(start: number, end: number): AsyncGenerator<Uint8Array> {
-    for (let at = start; at < end; ) {
-      const stop = Math.min(end, (Math.floor(at / MAX_PIECE) + 1) * MAX_PIECE);
-      await want(stop);
-      if (closed) throw sizeMismatch("was closed before it was read");
-      if (at < floor) throw releasedError(at, floor);
-      const slab = slabs[Math.floor(at / MAX_PIECE) - Math.floor(slabs[0]!.start / MAX_PIECE)]!;
-      yield slab.buffer.subarray(at - slab.start, stop - slab.start);
-      at = stop;
-    }
-  }
-
   return {
-    size,
-    seekable: false,
-    get floor() {
-      return floor;
-    },
+    /** Why reading failed (the stream's own error, or a length other than `size`), once it has. */
     get failure() {
       return failure;
     },
-    async load(start, end, signal) {
-      if (start < floor) throw releasedError(start, floor);
-      await raceAbort(want(end), signal);
+    /** Resolves once `[.., end)` is loaded (and, for the last byte, the stream has ended). */
+    want(end: number): Promise<void> {
+      const until = Math.min(end, size);
+      target = Math.max(target, until);
+      if (!reading && !closed && failure === undefined) void read();
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (loaded >= until && (until < size || ended)) resolve();
+          else if (failure !== undefined) reject(failure);
+          else if (closed) reject(sizeMismatch("was closed before it was read"));
+          else return;
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
     },
-    prefetch(end) {
-      want(end).catch(() => {});
-    },
-    range(start, end) {
-      if (start < floor) throw releasedError(start, floor);
-      return {
-        pieces: () => pieces(start, end),
-        // Only for runtimes without request streams (browsers on HTTP/1.1): one copy of the chunk, of
-        // bytes already loaded.
-        whole: () =>
-          new Blob(
-            slabs
-              .filter((slab) => slab.start + slab.length > start && slab.start < end)
-              .map((slab) =>
-                slab.buffer.subarray(
-                  Math.max(0, start - slab.start),
-                  Math.min(slab.length, end - slab.start),
-                ),
-              ) as BlobPart[],
-          ),
-      };
-    },
-    release(offset) {
-      floor = Math.max(floor, offset);
-      dropReleased();
-    },
-    async close(reason) {
-      if (closed) return;
+    /** Stops reading: every wait rejects, and a read in flight is dropped when it comes back. */
+    close(): void {
       closed = true;
-      slabs.length = 0;
-      spare.length = 0;
       pending = undefined;
       wake();
-      await cancel(reason).catch(() => {});
     },
   };
 }

@@ -34,7 +34,7 @@ export interface UploadStart {
  */
 export class Upload extends EventEmitter<UploadEvents> {
   /** Settles when the upload completes (with its `$response`, see `UploadResponse`) or stops. */
-  readonly done: Promise<UploadResponse>;
+  declare readonly done: Promise<UploadResponse>;
   readonly #controller = new AbortController();
   #uploadId: string | undefined;
   #progress: UploadProgress | undefined;

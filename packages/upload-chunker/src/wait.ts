@@ -23,6 +23,14 @@ export const UPLOAD_STATUSES = ["pending", "uploading", "completed", "failed"] a
 export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
 
 /**
+ * A byte offset the service reported where the spec shows none (`receivedBytes`): read only when it
+ * is a whole number of bytes, 0 or more; anything else is `undefined`, as if it were absent.
+ */
+export function byteOffsetOf(value: unknown): number | undefined {
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
+}
+
+/**
  * Checks an upload id from the caller before it goes into a path: not a UUID is a local
  * `ValidationError`, and nothing is sent.
  */
@@ -46,9 +54,10 @@ export async function getUploadState(
   options: { signal?: AbortSignal | undefined; correlationId?: string | undefined } = {},
 ): Promise<UploadState> {
   checkUploadId(uploadId);
-  const result = await http.request<unknown>(`/v1/uploads/${uploadId}`, {
-    ...given({ signal: options.signal, correlationId: options.correlationId }),
-  });
+  const result = await http.request<unknown>(
+    `/v1/uploads/${uploadId}`,
+    given({ signal: options.signal, correlationId: options.correlationId }),
+  );
   const context = {
     operation: "uploads.status",
     correlationId: result.correlationId,
@@ -73,15 +82,13 @@ export async function getUploadState(
       problem: `names another upload than ${uploadId}`,
     });
   }
-  const received = data["receivedBytes"];
   return {
     uploadId,
     status: data["status"] as UploadStatus,
     fileName: (data["fileName"] as string | undefined) ?? "",
     fileSize: data["fileSize"] as number | undefined,
     createdAt: (data["createdAt"] as string | undefined) ?? "",
-    receivedBytes:
-      typeof received === "number" && Number.isSafeInteger(received) && received >= 0 ? received : undefined,
+    receivedBytes: byteOffsetOf(data["receivedBytes"]),
     correlationId: result.correlationId,
   };
 }
