@@ -64,9 +64,9 @@ export interface PromotionsClientOptions extends HttpClientSource {
   /** Retry policy overrides for main-API requests (see `@promo-review/http`). */
   retry?: Partial<RetryPolicy> | false;
   /** Check every request body before sending. Default true; only turn off to test the service itself. */
-  validate?: boolean;
+  validate?: boolean | undefined;
   /** Reference-data caching: a day by default, in memory. */
-  referenceCache?: ReferenceCacheOptions;
+  referenceCache?: ReferenceCacheOptions | undefined;
   /**
    * Waits until uploads are ready, used when creation answers 409 `upload_not_ready`. Pass
    * upload-chunker's (`(ids, { signal }) => Promise.all(ids.map((id) => uploader.waitForCompletion(id, { signal })))`;
