@@ -133,6 +133,103 @@ function checkCaptureAnswer(
   return checkResponse(answer.data, shape, context) as CaptureBody;
 }
 
+/** What every capture of one client shares: its HTTP client, its options and the pacing of its polls. */
+interface Settings {
+  http: HttpClient;
+  options: LinkCaptureOptions;
+  pacing: PollPacing;
+}
+
+/** The frame to send for a design link, found from the options, the link, or discovery. */
+async function frameFor(
+  http: HttpClient,
+  url: string,
+  link: URL,
+  o: CaptureOptions,
+  correlationId: string,
+): Promise<string | undefined> {
+  if (o.designFrameId !== undefined || nodeIdOf(link) !== undefined) return o.designFrameId;
+  if (o.chooseFrame) {
+    const { frames } = await discoverFrames(http, url, {
+      ...callControl(o),
+      correlationId,
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+    const chosen = await o.chooseFrame(frames);
+    const frame = typeof chosen === "string" ? frames.find((f) => f.id === chosen) : chosen;
+    if (frame && !frame.importable) throw frameTooLarge(frame);
+    const id = typeof chosen === "string" ? chosen : chosen?.id;
+    if (id !== undefined) return id;
+  }
+  throw localValidationError(
+    [
+      {
+        field: "designFrameId",
+        message:
+          "a design-tool link needs a frame: pass designFrameId, use a link with a node-id parameter, or pass chooseFrame (frame discovery)",
+      },
+    ],
+    "No design frame identified",
+  );
+}
+
+/**
+ * Captures a link and returns its poll: an import's, to wait for, or a generic capture's, already
+ * done (the screenshot is ready).
+ */
+async function start(settings: Settings, url: string, o: CaptureOptions = {}): Promise<ImportPoll> {
+  const { http, options } = settings;
+  const link = parseLink(url);
+  const design = linkKind(link) === "design";
+  const correlationId = o.correlationId ?? newCorrelationId();
+  const designFrameId = design ? await frameFor(http, url, link, o, correlationId) : o.designFrameId;
+  let answer: HttpResult<unknown>;
+  try {
+    answer = await http.request<unknown>("/v1/links", {
+      method: "POST",
+      // The link is sent exactly as given: its node-id, if any, is the service's to read.
+      json: { url, ...(designFrameId !== undefined ? { designFrameId } : {}) },
+      correlationId,
+      timeoutMs: options.captureTimeoutMs ?? 150_000,
+      ...callControl(o),
+      ...(o.signal ? { signal: o.signal } : {}),
+    });
+  } catch (error) {
+    throw explainCaptureError(error, url);
+  }
+  const data = checkCaptureAnswer(answer, http.redact);
+  const fileFormat = typeof data.fileFormat === "string" ? (data.fileFormat as FileFormat) : undefined;
+  const source = typeof data.source === "string" ? data.source : undefined;
+  const state: ImportPollState = {
+    statusUrl: typeof data.statusUrl === "string" ? data.statusUrl : "",
+    uploadId: data.uploadId,
+    ...(fileFormat ? { fileFormat } : {}),
+    ...(source ? { source } : {}),
+    design,
+    attempts: 0,
+    deadline: Date.now() + (o.pollTimeoutMs ?? options.pollTimeoutMs ?? 600_000),
+    correlationId: answer.correlationId,
+    intervalMs: options.pollIntervalMs ?? 2000,
+  };
+  o.onStatus?.({
+    type: "accepted",
+    uploadId: data.uploadId,
+    ...(state.statusUrl ? { statusUrl: state.statusUrl } : {}),
+    correlationId: answer.correlationId,
+  });
+  if (!state.statusUrl) {
+    // A generic capture: the screenshot is ready, and always an image.
+    const result = {
+      uploadId: data.uploadId,
+      fileFormat: fileFormat ?? "image",
+      ...(source ? { source } : {}),
+      correlationId: answer.correlationId,
+    };
+    state.result = withResponse(result, responseMetadata(answer, http.redact));
+  }
+  return new ImportPoll(http, state, settings.pacing);
+}
+
 /** Creates link capture over the main API. Nothing is sent until a method is called. */
 export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
   const http = httpClientFrom(options, {
@@ -140,113 +237,30 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     baseUrlField: "baseUrl",
     baseUrl: options.baseUrl,
   });
-  const captureTimeoutMs = options.captureTimeoutMs ?? 150_000;
-  const pollIntervalMs = options.pollIntervalMs ?? 2000;
-  const pollTimeoutMs = options.pollTimeoutMs ?? 600_000;
-  const pacing: PollPacing = {
-    maxIntervalMs: Math.max(pollIntervalMs, options.maxPollIntervalMs ?? 10_000),
-    factor: 1.5,
-    requestTimeoutMs: options.pollRequestTimeoutMs ?? 30_000,
+  const settings: Settings = {
+    http,
+    options,
+    pacing: {
+      maxIntervalMs: Math.max(options.pollIntervalMs ?? 2000, options.maxPollIntervalMs ?? 10_000),
+      factor: 1.5,
+      requestTimeoutMs: options.pollRequestTimeoutMs ?? 30_000,
+    },
   };
-
-  /** The frame to send for a design link, found from the options, the link, or discovery. */
-  async function frameFor(
-    url: string,
-    link: URL,
-    o: CaptureOptions,
-    correlationId: string,
-  ): Promise<string | undefined> {
-    if (o.designFrameId !== undefined || nodeIdOf(link) !== undefined) return o.designFrameId;
-    if (o.chooseFrame) {
-      const { frames } = await discoverFrames(http, url, {
-        ...callControl(o),
-        correlationId,
-        ...(o.signal ? { signal: o.signal } : {}),
-      });
-      const chosen = await o.chooseFrame(frames);
-      const frame = typeof chosen === "string" ? frames.find((f) => f.id === chosen) : chosen;
-      if (frame && !frame.importable) throw frameTooLarge(frame);
-      const id = typeof chosen === "string" ? chosen : chosen?.id;
-      if (id !== undefined) return id;
-    }
-    throw localValidationError(
-      [
-        {
-          field: "designFrameId",
-          message:
-            "a design-tool link needs a frame: pass designFrameId, use a link with a node-id parameter, or pass chooseFrame (frame discovery)",
-        },
-      ],
-      "No design frame identified",
-    );
-  }
-
-  async function start(url: string, o: CaptureOptions = {}): Promise<ImportPoll> {
-    const link = parseLink(url);
-    const design = linkKind(link) === "design";
-    const correlationId = o.correlationId ?? newCorrelationId();
-    const designFrameId = design ? await frameFor(url, link, o, correlationId) : o.designFrameId;
-    let answer: HttpResult<unknown>;
-    try {
-      answer = await http.request<unknown>("/v1/links", {
-        method: "POST",
-        // The link is sent exactly as given: its node-id, if any, is the service's to read.
-        json: { url, ...(designFrameId !== undefined ? { designFrameId } : {}) },
-        correlationId,
-        timeoutMs: captureTimeoutMs,
-        ...callControl(o),
-        ...(o.signal ? { signal: o.signal } : {}),
-      });
-    } catch (error) {
-      throw explainCaptureError(error, url);
-    }
-    const data = checkCaptureAnswer(answer, http.redact);
-    const fileFormat = typeof data.fileFormat === "string" ? (data.fileFormat as FileFormat) : undefined;
-    const source = typeof data.source === "string" ? data.source : undefined;
-    const state: ImportPollState = {
-      statusUrl: typeof data.statusUrl === "string" ? data.statusUrl : "",
-      uploadId: data.uploadId,
-      ...(fileFormat ? { fileFormat } : {}),
-      ...(source ? { source } : {}),
-      design,
-      attempts: 0,
-      deadline: Date.now() + (o.pollTimeoutMs ?? pollTimeoutMs),
-      correlationId: answer.correlationId,
-      intervalMs: pollIntervalMs,
-    };
-    o.onStatus?.({
-      type: "accepted",
-      uploadId: data.uploadId,
-      ...(state.statusUrl ? { statusUrl: state.statusUrl } : {}),
-      correlationId: answer.correlationId,
-    });
-    if (!state.statusUrl) {
-      // A generic capture: the screenshot is ready, and always an image.
-      const result = {
-        uploadId: data.uploadId,
-        fileFormat: fileFormat ?? "image",
-        ...(source ? { source } : {}),
-        correlationId: answer.correlationId,
-      };
-      state.result = withResponse(result, responseMetadata(answer, http.redact));
-    }
-    return new ImportPoll(http, state, pacing);
-  }
 
   return {
     http,
     async capture(url, o = {}) {
-      const poll = await start(url, o);
+      const poll = await start(settings, url, o);
       if (poll.result) {
         o.onStatus?.({ type: "completed", result: poll.result });
         return poll.result as CaptureResponse;
       }
       return poll.wait(o);
     },
-    startImport: (url, o) => start(url, o),
+    startImport: (url, o) => start(settings, url, o),
     resumePoll(state, o = {}) {
       const deadline = o.pollTimeoutMs === undefined ? state.deadline : Date.now() + o.pollTimeoutMs;
-      return new ImportPoll(http, { ...state, deadline }, pacing);
+      return new ImportPoll(http, { ...state, deadline }, settings.pacing);
     },
     discoverFrames(url, o) {
       parseLink(url);

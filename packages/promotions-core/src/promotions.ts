@@ -45,7 +45,7 @@ import type {
   SubmitRequest,
   SubmitResult,
 } from "./types.js";
-import { sendWaitingForUploads, type UploadWaiter } from "./upload-wait.js";
+import { sendWaitingForUploads, type UploadWaiter, type UploadWaitOptions } from "./upload-wait.js";
 import { validateCreatePromotion, validateId, validateNewVersion, validateSubmit } from "./validate.js";
 
 /**
@@ -64,9 +64,9 @@ export interface PromotionsClientOptions extends HttpClientSource {
   /** Retry policy overrides for main-API requests (see `@promo-review/http`). */
   retry?: Partial<RetryPolicy> | false;
   /** Check every request body before sending. Default true; only turn off to test the service itself. */
-  validate?: boolean;
+  validate?: boolean | undefined;
   /** Reference-data caching: a day by default, in memory. */
-  referenceCache?: ReferenceCacheOptions;
+  referenceCache?: ReferenceCacheOptions | undefined;
   /**
    * Waits until uploads are ready, used when creation answers 409 `upload_not_ready`. Pass
    * upload-chunker's (`(ids, { signal }) => Promise.all(ids.map((id) => uploader.waitForCompletion(id, { signal })))`;
@@ -157,11 +157,171 @@ export interface PromotionsClient {
   http: HttpClient;
 }
 
-const path = (...segments: string[]) => segments.map((s) => encodeURIComponent(s)).join("/");
+/** What every operation of one client shares. */
+interface Shared {
+  http: HttpClient;
+  options: PromotionsClientOptions;
+  /** Whether request bodies are checked before sending (`options.validate`, default true). */
+  validate: boolean;
+  uploadWait: UploadWaitOptions;
+}
+
+/** What the spec states about an answer, as a schema it must keep. */
+type AnswerSchema = v.GenericSchema<unknown, unknown>;
+
+/** The operation's options with its correlation id: the caller's, else a fresh one. */
+const withId = (op: OperationOptions = {}) => ({
+  ...op,
+  correlationId: op.correlationId ?? newCorrelationId(),
+});
+
+/**
+ * `/v1/promotions/{promotionId}`, and `/versions/{versionId}` when given, each id checked to be a uuid
+ * first (so a typo costs no request). A uuid holds only hex digits and hyphens: it needs no encoding.
+ */
+function promotionPath(promotionId: string, versionId?: string): string {
+  validateId(promotionId, "promotionId");
+  if (versionId === undefined) return `/v1/promotions/${promotionId}`;
+  validateId(versionId, "versionId");
+  return `/v1/promotions/${promotionId}/versions/${versionId}`;
+}
+
+/**
+ * Sends one request of `operation` and checks its answer against what the spec states (`schema`): a
+ * breach is an `UNEXPECTED_RESPONSE` naming the field, the operation and the correlation id. The
+ * request carries the operation's correlation id, else a fresh one.
+ */
+async function call<T>(
+  http: HttpClient,
+  operation: string,
+  schema: AnswerSchema,
+  url: string,
+  op: OperationOptions = {},
+  init: { method?: string; json?: unknown; idempotent?: boolean } = {},
+): Promise<WithResponse<T & { correlationId: string }>> {
+  const result = await http.request<unknown>(url, {
+    ...init,
+    ...callControl(op),
+    correlationId: op.correlationId ?? newCorrelationId(),
+    ...(op.signal ? { signal: op.signal } : {}),
+  });
+  const { data, correlationId, status } = result;
+  const checked = checkAnswer<T>(schema, data, {
+    operation,
+    correlationId,
+    status,
+    redact: http.redact,
+  });
+  // Unknown fields are kept: the body is spread as sent, with the correlation id added.
+  return withResponse({ ...checked, correlationId }, responseMetadata(result, http.redact));
+}
+
+/** A non-idempotent POST that may meet 409 upload_not_ready: waited out, never resent blindly. */
+async function postWaitingForUploads<T>(
+  shared: Shared,
+  operation: string,
+  schema: AnswerSchema,
+  url: string,
+  op: OperationOptions,
+  json: unknown,
+  what: string,
+) {
+  const correlationId = op.correlationId ?? newCorrelationId();
+  try {
+    return await sendWaitingForUploads(
+      () => call<T>(shared.http, operation, schema, url, { ...op, correlationId }, { method: "POST", json }),
+      { ...shared.uploadWait, operation },
+      op.signal,
+    );
+  } catch (error) {
+    throw explainAmbiguous(error, what, correlationId);
+  }
+}
+
+/** Creates a promotion; the spec's response variants are evened out (tags may be missing, metadata too). */
+async function createPromotion(
+  shared: Shared,
+  body: CreatePromotionRequest,
+  op: OperationOptions = {},
+): Promise<WithResponse<CreatePromotionResult>> {
+  const sent = shared.validate ? validateCreatePromotion(body) : body;
+  const data = await postWaitingForUploads<CreatePromotionResult>(
+    shared,
+    "promotions.create",
+    createPromotionResponseSchema,
+    "/v1/promotions",
+    op,
+    sent,
+    "The promotion",
+  );
+  // The spec's response variants: tags may be missing or empty, publicId may be absent.
+  const result = {
+    ...data,
+    metadata: data.metadata ?? {},
+    tags: Array.isArray(data.tags) ? data.tags : [],
+  };
+  return withResponse(result, data.$response);
+}
+
+/** Reads an evaluation back, at `evaluationPath` when one is configured. */
+async function readEvaluation(
+  shared: Shared,
+  promotionId: string,
+  versionId: string,
+  evaluationId: string,
+  op?: OperationOptions,
+): Promise<WithResponse<EvaluationRecord>> {
+  const version = promotionPath(promotionId, versionId);
+  validateId(evaluationId, "evaluationId");
+  const { evaluationPath } = shared.options;
+  const url = evaluationPath
+    ? evaluationPath(promotionId, versionId, evaluationId)
+    : `${version}/evaluations/${evaluationId}`;
+  return call<EvaluationRecord>(
+    shared.http,
+    "promotions.evaluation",
+    evaluationRecordResponseSchema,
+    url,
+    op,
+  );
+}
+
+/** Replies to a comment, at `commentReplyPath` when one is configured. */
+async function replyToComment(
+  shared: Shared,
+  commentId: string,
+  body: Record<string, unknown> = {},
+  op: ReplyOptions = {},
+): Promise<WithResponse<ReplyResult>> {
+  if (typeof commentId !== "string" || commentId.trim() === "") {
+    throw localValidationError([{ field: "commentId", message: "is required (the issue's commentId)" }]);
+  }
+  const { commentReplyPath } = shared.options;
+  const url = commentReplyPath ? commentReplyPath(commentId) : DEFAULT_REPLY_PATH;
+  return postCommentReply(shared.http, url, commentId, body, withId(op));
+}
+
+/**
+ * Runs `step` on the promotion's latest version, read from the service first: versions are also
+ * created in the web application, so "latest" is never assumed. One correlation id covers both calls.
+ */
+async function onLatest<T extends object>(
+  client: PromotionsClient,
+  promotionId: string,
+  op: OperationOptions | undefined,
+  step: (versionId: string, op: OperationOptions) => Promise<WithResponse<T>>,
+): Promise<WithResponse<T & OfLatest>> {
+  const one = withId(op);
+  const promotion = await client.get(promotionId, one);
+  const result = await step(promotion.latestVersionId, one);
+  const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
+  return withResponse(latest, result.$response);
+}
 
 /**
  * Creates the promotions client. Credentials are checked now; nothing is sent until an operation is
- * called, and no timer runs between operations.
+ * called, and no timer runs between operations. Every operation is async, so a local refusal is a
+ * rejected promise like any other failure.
  */
 export function createPromotionsClient(options: PromotionsClientOptions): PromotionsClient {
   const http = httpClientFrom(options, {
@@ -169,180 +329,81 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     baseUrlField: "baseUrl",
     baseUrl: options.baseUrl,
   });
-  const validate = options.validate ?? true;
-  const uploadWait = {
-    waitForUploads: options.waitForUploads,
-    timeoutMs: options.uploadWaitTimeoutMs ?? 120_000,
-    intervalMs: options.uploadRetryDelayMs ?? 500,
+  const shared: Shared = {
+    http,
+    options,
+    validate: options.validate ?? true,
+    uploadWait: {
+      waitForUploads: options.waitForUploads,
+      timeoutMs: options.uploadWaitTimeoutMs ?? 120_000,
+      intervalMs: options.uploadRetryDelayMs ?? 500,
+    },
   };
-
-  /**
-   * Sends one request and checks its answer against what the spec states (`answer`): a breach is an
-   * `UNEXPECTED_RESPONSE` naming the field, `operation` and the correlation id.
-   */
-  async function call<T>(
-    url: string,
-    init: { method?: string; json?: unknown; idempotent?: boolean },
-    op: OperationOptions & { correlationId: string },
-    answer: { operation: string; schema: v.GenericSchema<unknown, unknown> },
-  ): Promise<WithResponse<T & { correlationId: string }>> {
-    const result = await http.request<unknown>(url, {
-      ...init,
-      ...callControl(op),
-      correlationId: op.correlationId,
-      ...(op.signal ? { signal: op.signal } : {}),
-    });
-    const { data, correlationId, status } = result;
-    const checked = checkAnswer<T>(answer.schema, data, {
-      operation: answer.operation,
-      correlationId,
-      status,
-      redact: http.redact,
-    });
-    // Unknown fields are kept: the body is spread as sent, with the correlation id added.
-    return withResponse({ ...checked, correlationId }, responseMetadata(result, http.redact));
-  }
-
-  /** A non-idempotent POST that may meet 409 upload_not_ready: waited out, never resent blindly. */
-  async function postWaitingForUploads<T>(
-    url: string,
-    json: unknown,
-    what: string,
-    op: OperationOptions,
-    answer: { operation: string; schema: v.GenericSchema<unknown, unknown> },
-  ) {
-    const correlationId = op.correlationId ?? newCorrelationId();
-    try {
-      return await sendWaitingForUploads(
-        () => call<T>(url, { method: "POST", json }, { ...op, correlationId }, answer),
-        { ...uploadWait, operation: answer.operation },
-        op.signal,
-      );
-    } catch (error) {
-      throw explainAmbiguous(error, what, correlationId);
-    }
-  }
-
-  const withId = (op: OperationOptions = {}) => ({
-    ...op,
-    correlationId: op.correlationId ?? newCorrelationId(),
-  });
+  const { validate } = shared;
 
   const client: PromotionsClient = {
     http,
-    // Every operation is async, so a local refusal is a rejected promise like any other failure.
     reference: createReferenceData(http, options.referenceCache),
 
-    async create(body, op = {}) {
-      const sent = validate ? validateCreatePromotion(body) : body;
-      const data = await postWaitingForUploads<CreatePromotionResult>(
-        "/v1/promotions",
-        sent,
-        "The promotion",
-        op,
-        { operation: "promotions.create", schema: createPromotionResponseSchema },
-      );
-      // The spec's response variants: tags may be missing or empty, publicId may be absent.
-      const result = {
-        ...data,
-        metadata: data.metadata ?? {},
-        tags: Array.isArray(data.tags) ? data.tags : [],
-      };
-      return withResponse(result, data.$response);
-    },
+    create: async (body, op) => createPromotion(shared, body, op),
 
-    async get(promotionId, op) {
-      validateId(promotionId, "promotionId");
-      return call<Promotion>(`/v1/promotions/${path(promotionId)}`, {}, withId(op), {
-        operation: "promotions.get",
-        schema: promotionResponseSchema,
-      });
-    },
+    get: async (promotionId, op) =>
+      call<Promotion>(http, "promotions.get", promotionResponseSchema, promotionPath(promotionId), op),
 
     async createVersion(promotionId, body, op = {}) {
-      validateId(promotionId, "promotionId");
+      const url = `${promotionPath(promotionId)}/versions`;
       const sent = validate ? validateNewVersion(body) : body;
       return postWaitingForUploads<NewVersionResult>(
-        `/v1/promotions/${path(promotionId)}/versions`,
+        shared,
+        "promotions.createVersion",
+        newVersionResponseSchema,
+        url,
+        op,
         sent,
         "The new version",
-        op,
-        { operation: "promotions.createVersion", schema: newVersionResponseSchema },
       );
     },
 
     async submit(promotionId, versionId, body = {}, op) {
-      validateId(promotionId, "promotionId");
-      validateId(versionId, "versionId");
+      const url = `${promotionPath(promotionId, versionId)}/submit`;
       const sent = validate ? validateSubmit(body) : body;
       // The service documents submit as a safe retry, so it is retried like a GET.
-      return call<SubmitResult>(
-        `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/submit`,
-        { method: "POST", json: sent, idempotent: true },
-        withId(op),
-        { operation: "promotions.submit", schema: submitResponseSchema },
-      );
-    },
-
-    async decision(promotionId, versionId, op) {
-      validateId(promotionId, "promotionId");
-      validateId(versionId, "versionId");
-      return call<Decision>(
-        `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/decision`,
-        {},
-        withId(op),
-        { operation: "promotions.decision", schema: decisionResponseSchema },
-      );
-    },
-
-    async evaluate(promotionId, versionId, op) {
-      validateId(promotionId, "promotionId");
-      validateId(versionId, "versionId");
-      return call<EvaluationStarted>(
-        `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/evaluate`,
-        { method: "POST" },
-        withId(op),
-        { operation: "promotions.evaluate", schema: evaluationStartedResponseSchema },
-      );
-    },
-
-    async evaluation(promotionId, versionId, evaluationId, op) {
-      validateId(promotionId, "promotionId");
-      validateId(versionId, "versionId");
-      validateId(evaluationId, "evaluationId");
-      const url = options.evaluationPath
-        ? options.evaluationPath(promotionId, versionId, evaluationId)
-        : `/v1/promotions/${path(promotionId)}/versions/${path(versionId)}/evaluations/${path(evaluationId)}`;
-      return call<EvaluationRecord>(url, {}, withId(op), {
-        operation: "promotions.evaluation",
-        schema: evaluationRecordResponseSchema,
+      return call<SubmitResult>(http, "promotions.submit", submitResponseSchema, url, op, {
+        method: "POST",
+        json: sent,
+        idempotent: true,
       });
     },
 
-    async replyToComment(commentId, body = {}, op = {}) {
-      if (typeof commentId !== "string" || commentId.trim() === "") {
-        throw localValidationError([{ field: "commentId", message: "is required (the issue's commentId)" }]);
-      }
-      const url = options.commentReplyPath ? options.commentReplyPath(commentId) : DEFAULT_REPLY_PATH;
-      return postCommentReply(http, url, commentId, body, withId(op));
-    },
+    decision: async (promotionId, versionId, op) =>
+      call<Decision>(
+        http,
+        "promotions.decision",
+        decisionResponseSchema,
+        `${promotionPath(promotionId, versionId)}/decision`,
+        op,
+      ),
 
-    // Versions are also created in the web application, so "latest" is always read from the service.
-    async submitLatest(promotionId, body = {}, op) {
-      const one = withId(op);
-      const promotion = await client.get(promotionId, one);
-      const result = await client.submit(promotionId, promotion.latestVersionId, body, one);
-      const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
-      return withResponse(latest, result.$response);
-    },
+    evaluate: async (promotionId, versionId, op) =>
+      call<EvaluationStarted>(
+        http,
+        "promotions.evaluate",
+        evaluationStartedResponseSchema,
+        `${promotionPath(promotionId, versionId)}/evaluate`,
+        op,
+        { method: "POST" },
+      ),
 
-    async decisionOfLatest(promotionId, op) {
-      const one = withId(op);
-      const promotion = await client.get(promotionId, one);
-      const result = await client.decision(promotionId, promotion.latestVersionId, one);
-      const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
-      return withResponse(latest, result.$response);
-    },
+    evaluation: async (promotionId, versionId, evaluationId, op) =>
+      readEvaluation(shared, promotionId, versionId, evaluationId, op),
+
+    replyToComment: (commentId, body, op) => replyToComment(shared, commentId, body, op),
+
+    submitLatest: (promotionId, body = {}, op) =>
+      onLatest(client, promotionId, op, (versionId, one) => client.submit(promotionId, versionId, body, one)),
+
+    decisionOfLatest: (promotionId, op) =>
+      onLatest(client, promotionId, op, (versionId, one) => client.decision(promotionId, versionId, one)),
   };
   return client;
 }

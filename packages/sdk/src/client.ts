@@ -138,13 +138,15 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     // setting could show the webhook secret too: every error of the client redacts both.
     redactAlso: webhookSecrets,
     sdkVersion: SDK_VERSION,
-    ...(config.hooks ? { hooks: config.hooks } : {}),
-    ...(logger ? { logger } : {}),
-    ...(config.appInfo ? { appInfo: config.appInfo } : {}),
-    ...(config.fetch ? { fetch: config.fetch } : {}),
-    ...(config.timeoutMs ? { timeoutMs: config.timeoutMs } : {}),
-    ...(config.trustedOrigins ? { trustedOrigins: config.trustedOrigins } : {}),
-    ...(config.retry !== undefined ? { retry: config.retry } : {}),
+    // The HTTP client reads an option left undefined as not given, so each is passed as it is.
+    hooks: config.hooks,
+    logger,
+    appInfo: config.appInfo,
+    fetch: config.fetch,
+    // 0 (like absence) means the default deadline, not none.
+    timeoutMs: config.timeoutMs || undefined,
+    trustedOrigins: config.trustedOrigins,
+    retry: config.retry,
   };
   const main: HttpClient = createHttpClient({
     ...common,
@@ -155,7 +157,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const files: HttpClient = createHttpClient({ ...common, baseUrl: settings.filesUrl });
   const { http: _files, ...uploads } = createUploader({
     http: files,
-    ...(config.retry !== undefined ? { retry: config.retry } : {}),
+    retry: config.retry,
     ...(config.resumeStore ? { store: config.resumeStore } : {}),
   });
   const { http: _main, ...links } = createLinkCapture({ http: main });
@@ -165,8 +167,8 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     ...promotions
   } = createPromotionsClient({
     http: main,
-    ...(config.validate === false ? { validate: false } : {}),
-    ...(config.referenceCache ? { referenceCache: config.referenceCache } : {}),
+    validate: config.validate,
+    referenceCache: config.referenceCache,
     // A 409 upload_not_ready is waited out on the file service's status, which costs no main-API budget.
     waitForUploads: async (uploadIds, { signal }) => {
       await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, signal ? { signal } : {})));

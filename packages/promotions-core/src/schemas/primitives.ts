@@ -7,6 +7,9 @@ import * as v from "valibot";
 import { FILE_FORMATS, MAX_DETAILS_LENGTH } from "../limits.js";
 import { isCalendarDate, isIsoDateTime } from "./dates.js";
 
+/** A free-text string; also the first step of every string field with further rules (one schema, built once). */
+export const stringSchema = v.string("must be a string");
+
 /** A record id: a canonical UUID string. */
 export const uuidSchema = v.pipe(v.string("must be a UUID string"), v.uuid("must be a UUID"));
 
@@ -25,15 +28,12 @@ export const nonEmptyStringSchema = v.pipe(
   v.minLength(1, "must not be empty"),
 );
 
-/** A free-text string. */
-export const stringSchema = v.string("must be a string");
-
 /** A boolean flag. */
 export const booleanSchema = v.boolean("must be a boolean");
 
 /** `details`: free text of at most 1500 characters. */
 export const detailsSchema = v.pipe(
-  v.string("must be a string"),
+  stringSchema,
   v.maxLength(MAX_DETAILS_LENGTH, `must be at most ${MAX_DETAILS_LENGTH} characters`),
 );
 
@@ -42,7 +42,7 @@ export const fileFormatSchema = v.picklist(FILE_FORMATS, `must be one of ${FILE_
 
 /** `deadline`: a calendar date or an ISO 8601 date-time. */
 export const deadlineSchema = v.pipe(
-  v.string("must be a string"),
+  stringSchema,
   v.check(
     (value) => isCalendarDate(value) || isIsoDateTime(value),
     "must be a date YYYY-MM-DD or an ISO 8601 date-time with an offset (e.g. 2025-01-31T12:00:00Z)",
@@ -51,7 +51,7 @@ export const deadlineSchema = v.pipe(
 
 /** `nextReviewDate`: an ISO 8601 date-time. */
 export const dateTimeSchema = v.pipe(
-  v.string("must be a string"),
+  stringSchema,
   v.check(isIsoDateTime, "must be an ISO 8601 date-time with an offset (e.g. 2025-01-31T12:00:00Z)"),
 );
 

@@ -8,15 +8,12 @@
  */
 import * as v from "valibot";
 import { DECISION_VALUES, REVIEW_STATUSES } from "../limits.js";
+import { plainObjectSchema, stringSchema } from "./primitives.js";
 
 const uuid = v.pipe(v.string("must be a UUID string"), v.uuid("must be a UUID string"));
 const integer = v.pipe(v.number("must be an integer"), v.safeInteger("must be an integer"));
 const positiveInteger = v.pipe(integer, v.minValue(1, "must be an integer > 0"));
-const string = v.string("must be a string");
-const plainObject = v.custom<Record<string, unknown>>(
-  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
-  "must be a JSON object",
-);
+const plainObject = plainObjectSchema("must be a JSON object");
 
 /** The promotion read view (GET /v1/promotions/{id}). `status` is the closed review-status enum. */
 export const promotionResponseSchema = v.looseObject({
@@ -32,23 +29,23 @@ export const createPromotionResponseSchema = v.looseObject({
   promotionId: uuid,
   versionId: uuid,
   version: positiveInteger,
-  publicId: v.optional(string),
+  publicId: v.optional(stringSchema),
   metadata: v.optional(plainObject),
-  tags: v.optional(v.array(string, "must be an array of strings")),
+  tags: v.optional(v.array(stringSchema, "must be an array of strings")),
 });
 
 /** The new-version response (201). */
 export const newVersionResponseSchema = v.looseObject({ versionId: uuid, version: positiveInteger });
 
 /** The submit response: a status "for example pending" (an open value, so any string). */
-export const submitResponseSchema = v.looseObject({ status: string });
+export const submitResponseSchema = v.looseObject({ status: stringSchema });
 
 /** The decision (closed enum; its three other fields optional). */
 export const decisionResponseSchema = v.looseObject({
   decision: v.picklist(DECISION_VALUES, `must be one of ${DECISION_VALUES.join(", ")}`),
-  decidedByUserId: v.optional(string),
-  decidedAt: v.optional(string),
-  rationale: v.optional(string),
+  decidedByUserId: v.optional(stringSchema),
+  decidedAt: v.optional(stringSchema),
+  rationale: v.optional(stringSchema),
 });
 
 /** The evaluation trigger (202): an evaluation id and status `processing`. */
@@ -59,18 +56,18 @@ export const evaluationStartedResponseSchema = v.looseObject({
 
 /**
  * An evaluation read back: the spec shows no read endpoint (docs/gaps.md), so only what the client
- * relies on is required, `status` (any string); `evaluationId` is checked as a uuid when present.
+ * relies on is required, `status` (any stringSchema); `evaluationId` is checked as a uuid when present.
  */
 export const evaluationRecordResponseSchema = v.looseObject({
   evaluationId: v.optional(uuid),
-  status: string,
+  status: stringSchema,
 });
 
 /** A channel: id (uuid) and name. */
-export const channelSchema = v.looseObject({ id: uuid, name: string });
+export const channelSchema = v.looseObject({ id: uuid, name: stringSchema });
 
 /** A jurisdiction: id (uuid), name and countryCode. */
-export const jurisdictionSchema = v.looseObject({ id: uuid, name: string, countryCode: string });
+export const jurisdictionSchema = v.looseObject({ id: uuid, name: stringSchema, countryCode: stringSchema });
 
 /** A product or target market: the spec does not show their fields, so any JSON object. */
 export const openRecordSchema = plainObject;

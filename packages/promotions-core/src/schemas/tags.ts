@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import { MAX_TAG_LENGTH, MAX_TAGS, RESERVED_TAG_NAME, RESERVED_TAG_PREFIX } from "../limits.js";
+import { stringSchema } from "./primitives.js";
 
 /** Whether a trimmed tag name is reserved by the service (case as written in the spec). */
 export function isReservedTag(name: string): boolean {
@@ -14,7 +15,7 @@ export function isReservedTag(name: string): boolean {
 
 /** One tag name, trimmed. */
 export const tagSchema = v.pipe(
-  v.string("must be a string"),
+  stringSchema,
   v.trim(),
   v.minLength(1, "must not be empty (after trimming)"),
   v.maxLength(MAX_TAG_LENGTH, `must be at most ${MAX_TAG_LENGTH} characters (after trimming)`),
