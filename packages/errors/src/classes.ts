@@ -78,10 +78,6 @@ export class TransportError extends PromoReviewError {
     super(init);
     this.mayHaveReachedServer = init.mayHaveReachedServer;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), mayHaveReachedServer: this.mayHaveReachedServer };
-  }
 }
 
 /** `NETWORK_ERROR`: the connection failed or broke. */

@@ -42,8 +42,6 @@ export interface PromoReviewErrorInit {
   request?: { method: string; url: string };
 }
 
-const INSPECT = Symbol.for("nodejs.util.inspect.custom");
-
 /**
  * The base of every error the SDK throws. Fields are what a caller acts on: `code` to branch,
  * `status`, `details` (typed, see the accessors), `retryAfterMs` and `retryable` to decide on a retry,
@@ -94,16 +92,18 @@ export class PromoReviewError extends Error {
       redact(describe({ ...init, message: redact(init.message), code, correlationId, bodyExcerpt }, details)),
       init.cause === undefined ? undefined : { cause: safeCause(init.cause, redact) },
     );
-    Object.defineProperty(this, KINDS, { value: kindsOf(new.target), enumerable: false });
-    this.name = (new.target as { kind: string }).kind;
-    this.code = code;
-    this.status = init.status;
-    this.correlationId = correlationId;
-    this.details = details;
-    this.retryAfterMs = init.retryAfterMs;
-    this.retryable = init.retryable ?? (new.target as typeof PromoReviewError).retryableByDefault;
-    this.bodyExcerpt = bodyExcerpt;
-    this.request = request;
+    Object.defineProperty(this, KINDS, { value: kindsOf(new.target) });
+    Object.assign(this, {
+      name: (new.target as { kind: string }).kind,
+      code,
+      status: init.status,
+      correlationId,
+      details,
+      retryAfterMs: init.retryAfterMs,
+      retryable: init.retryable ?? (new.target as typeof PromoReviewError).retryableByDefault,
+      bodyExcerpt,
+      request,
+    });
   }
 
   /** The `field_error` entries: which field was wrong and why. */
@@ -121,26 +121,15 @@ export class PromoReviewError extends Error {
     return notReadyUploadIdsOf(this.details);
   }
 
-  /** A plain, credential-free object for logs and `JSON.stringify`. */
+  /**
+   * A plain, credential-free object for logs and `JSON.stringify`: the name, the message and every
+   * field that has a value, a subclass's own fields included (`reason`, `origin`, `local`, …). Each
+   * was redacted when the error was made, which is also why Node's `util.inspect` may print them.
+   */
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      code: this.code,
-      status: this.status,
-      message: this.message,
-      correlationId: this.correlationId,
-      details: this.details,
-      retryAfterMs: this.retryAfterMs,
-      retryable: this.retryable,
-      ...(this.bodyExcerpt === undefined ? {} : { bodyExcerpt: this.bodyExcerpt }),
-      ...(this.request === undefined ? {} : { request: this.request }),
-    };
-  }
-
-  /** What `util.inspect` and `console.log` show on Node: the stack and the safe fields only. */
-  [INSPECT](): string {
-    const { name: _name, message: _message, ...fields } = this.toJSON();
-    return `${this.stack ?? `${this.name}: ${this.message}`}\n${JSON.stringify(fields, null, 2)}`;
+    const out: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [k, v] of Object.entries(this)) if (v !== undefined) out[k] = v;
+    return out;
   }
 }
 

@@ -45,10 +45,6 @@ export class UnexpectedResponseError extends PromoReviewError {
     this.operation = init.operation;
     this.field = init.field;
   }
-
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), operation: this.operation, field: this.field };
-  }
 }
 
 /** Makes the `UNEXPECTED_RESPONSE` error for one broken field. */

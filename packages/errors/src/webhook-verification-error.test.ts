@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { KINDS } from "./brand.js";
-import { isPromoReviewError, PromoReviewError, ValidationError, WebhookVerificationError } from "./index.js";
+import {
+  ForeignOriginError,
+  isPromoReviewError,
+  PromoReviewError,
+  REDACTED,
+  ValidationError,
+  WebhookVerificationError,
+} from "./index.js";
+import { redactorFor } from "./redact.js";
 
 describe("WebhookVerificationError says which check refused a delivery", () => {
   it("carries the reason, the webhook id and the clock offset, and is never retryable", () => {
@@ -57,5 +65,39 @@ describe("WebhookVerificationError says which check refused a delivery", () => {
       message: 'The secret "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw " has whitespace',
     });
     expect(error.message).not.toContain("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+  });
+});
+
+describe("an error's JSON is its name, message and every field that has a value", () => {
+  it("includes a subclass's own fields and leaves out the unknown ones", () => {
+    const origin = new ForeignOriginError({
+      origin: "http://127.0.0.1:9",
+      expectedOrigin: "http://127.0.0.1:8",
+      message: "Refused GET",
+    });
+    expect(JSON.parse(JSON.stringify(origin))).toStrictEqual({
+      name: "ForeignOriginError",
+      message: origin.message,
+      code: "FOREIGN_ORIGIN",
+      details: [],
+      retryable: false,
+      origin: "http://127.0.0.1:9",
+      expectedOrigin: "http://127.0.0.1:8",
+    });
+    const local = new ValidationError({ code: "VALIDATION_ERROR", message: "bad", local: true });
+    expect(local.toJSON()).toMatchObject({ local: true });
+    expect(Object.values(local.toJSON())).not.toContain(undefined);
+  });
+
+  it("redacts the webhook id with the redactor it was given, as every other field", () => {
+    const secret = "sk_live_0123456789abcdef";
+    const error = new WebhookVerificationError({
+      reason: "replayed",
+      message: "seen",
+      webhookId: `msg_${secret}`,
+      redact: redactorFor([secret]),
+    });
+    expect(error.webhookId).toBe(`msg_${REDACTED}`);
+    expect(JSON.stringify(error)).not.toContain(secret);
   });
 });

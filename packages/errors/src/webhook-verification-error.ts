@@ -1,5 +1,5 @@
 import { PromoReviewError, type PromoReviewErrorInit } from "./promo-review-error.js";
-import { redactSecrets } from "./redact.js";
+import { redactorFor } from "./redact.js";
 
 /**
  * Why a webhook delivery was refused. Each names one check, so a receiver can log and count them
@@ -52,26 +52,17 @@ export class WebhookVerificationError extends PromoReviewError {
   declare readonly offsetSeconds: number | undefined;
 
   constructor(init: WebhookVerificationErrorInit) {
-    // Read once here: an iterable of secrets may not be readable twice.
-    const secrets = init.secrets ? [...init.secrets] : [];
+    // One redactor for the base's fields and the id: an iterable of secrets may not be readable twice.
+    const redact = init.redact ?? redactorFor(init.secrets);
     super({
       ...init,
-      secrets,
+      redact,
       code: init.code ?? "WEBHOOK_VERIFICATION_FAILED",
       retryable: init.retryable ?? false,
     });
     this.reason = init.reason;
     // The id is the sender's header, text like any other.
-    this.webhookId = init.webhookId === undefined ? undefined : redactSecrets(init.webhookId, secrets);
+    this.webhookId = init.webhookId === undefined ? undefined : redact(init.webhookId);
     this.offsetSeconds = init.offsetSeconds;
-  }
-
-  override toJSON(): Record<string, unknown> {
-    return {
-      ...super.toJSON(),
-      reason: this.reason,
-      ...(this.webhookId === undefined ? {} : { webhookId: this.webhookId }),
-      ...(this.offsetSeconds === undefined ? {} : { offsetSeconds: this.offsetSeconds }),
-    };
   }
 }
