@@ -29,6 +29,9 @@ minified, then gzip level 9; 1 KB = 1024 bytes. "ours" rows carry the budgets of
 runtime-proof's tests); "tree-shaken" rows import one small export; "peer" rows are the packages a user
 would pick instead, measured in the same run. "own files only" is a whole package built with every
 package it imports left out (its dependencies, ours included): what the package's own code weighs.
+"without messages" is the same bundle with the text of every message taken out (every string or
+template of 12 characters or more with a space in it): what the behaviour weighs, whatever the
+wording, measured the same way for the peers.
 
 ${table}`;
 const resultsDir = join(here, "..", "..", "..", "bench", "results");
