@@ -63,6 +63,17 @@ describe("a creation answer must carry what the spec states: promotionId, versio
     },
   );
 
+  it("says a missing field is required, not what its enclosing object's message says", async () => {
+    always({ status: 201, json: { promotionId, version: 1 } });
+    const error = await client()
+      .create(request)
+      .catch((e: unknown) => e as Error);
+    expect(error).toMatchObject({ code: "UNEXPECTED_RESPONSE", field: "versionId" });
+    expect(error.message).toContain("versionId is required");
+    // valibot's words for an absent key ("Invalid key: Expected …") are not the SDK's.
+    expect(error.message).not.toMatch(/Invalid key|JSON object/);
+  });
+
   it("refuses an empty body", async () => {
     always({ status: 201, text: "" });
     await expect(client().create(request)).rejects.toMatchObject({

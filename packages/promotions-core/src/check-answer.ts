@@ -10,7 +10,7 @@ import {
   unexpectedResponse,
 } from "@promo-review/errors/internal";
 import * as v from "valibot";
-import { issueField } from "./local-issues.js";
+import { isMissingKey, issueField } from "./local-issues.js";
 
 /**
  * Returns `data` when it keeps `schema`, else throws `UnexpectedResponseError` for the first field
@@ -26,13 +26,14 @@ export function checkAnswer<T>(
   const result = v.safeParse(schema, data);
   if (!result.success) {
     const issue = result.issues[0];
-    const missing = issue.input === undefined;
     throw unexpectedResponse({
       ...context,
       field: issueField(issue),
-      problem: missing
-        ? `is required (${issue.message})`
-        : `${issue.message} (got ${describeValue(issue.input)})`,
+      problem: isMissingKey(issue)
+        ? "is required"
+        : issue.input === undefined
+          ? `is required (${issue.message})`
+          : `${issue.message} (got ${describeValue(issue.input)})`,
     });
   }
   return data as T;

@@ -13,6 +13,16 @@ export function issueField(issue: v.BaseIssue<unknown>): string {
   return v.getDotPath(issue) ?? "(body)";
 }
 
+/**
+ * Whether `issue` is about a required key that is absent. valibot reports it as an issue of the
+ * enclosing object, carrying that object's message ("the creation request must be a JSON object"),
+ * with the key's name quoted as what was expected: the words to give instead are "is required".
+ */
+export function isMissingKey(issue: v.BaseIssue<unknown>): boolean {
+  const key = issue.path?.at(-1)?.key;
+  return issue.kind === "schema" && issue.received === "undefined" && issue.expected === `"${String(key)}"`;
+}
+
 /** The limit a valibot issue reports, named as the service names its constraints. */
 function limitOf(issue: v.BaseIssue<unknown>): LocalIssue["constraint"] {
   if (issue.type === "raw_check") return decodeLimit(issue.expected, issue.received);
@@ -32,6 +42,7 @@ function limitOf(issue: v.BaseIssue<unknown>): LocalIssue["constraint"] {
 export function toLocalIssues(issues: readonly v.BaseIssue<unknown>[]): LocalIssue[] {
   return issues.map((issue) => {
     const constraint = limitOf(issue);
-    return { field: issueField(issue), message: issue.message, ...(constraint ? { constraint } : {}) };
+    const message = isMissingKey(issue) ? "is required" : issue.message;
+    return { field: issueField(issue), message, ...(constraint ? { constraint } : {}) };
   });
 }
