@@ -34,6 +34,26 @@ describe("httpClientFrom: the given client, or one from the options", () => {
     }
   });
 
+  it("sends the credentials it checked, also from a config object that holds them in getters", async () => {
+    const server = await scriptedServer(json(200, { ok: true }));
+    class Config {
+      get apiKey() {
+        return "sk_test_getter";
+      }
+      get externalUserId() {
+        return "user-9";
+      }
+    }
+    try {
+      const http = httpClientFrom(new Config(), { ...defaults, baseUrl: server.url });
+      await http.request("/v1/x");
+      expect(server.seen[0]!.headers.authorization).toBe("Bearer sk_test_getter");
+      expect(server.seen[0]!.headers["x-external-user-id"]).toBe("user-9");
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a session token works without a user id", () => {
     const http = httpClientFrom(
       { sessionToken: "st_token", workspaceId: "w-1" },

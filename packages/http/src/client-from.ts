@@ -52,12 +52,33 @@ export function httpClientFrom(source: HttpClientSource, defaults: HttpClientDef
   if (issues.length > 0 || !defaults.baseUrl) {
     throw localValidationError(issues, `The ${defaults.client} configuration is invalid`);
   }
-  // The HTTP client reads only its own fields, so a package's own options pass by unread; the two it
-  // takes from the facade alone are not a package client's to set.
-  return createHttpClient({
-    ...(source as HttpClientOptions),
-    baseUrl: defaults.baseUrl,
-    redactAlso: undefined,
-    sdkVersion: undefined,
-  });
+  // Read by name, as `credentialIssues` read them: an options object holding a credential in a getter
+  // or on its prototype (a config class) is sent what was checked, and a package's own options never
+  // reach the HTTP client, whatever their names.
+  const options: Record<string, unknown> = { baseUrl: defaults.baseUrl };
+  for (const field of PASSED) if (source[field] !== undefined) options[field] = source[field];
+  return createHttpClient(options as unknown as HttpClientOptions);
 }
+
+/** Every option of {@link HttpClientSource} but `http`: what a package client passes on. */
+const PASSED = [
+  "apiKey",
+  "externalUserId",
+  "externalUserEmail",
+  "sessionToken",
+  "workspaceId",
+  "fetch",
+  "timeoutMs",
+  "idleTimeoutMs",
+  "trustedOrigins",
+  "hooks",
+  "logger",
+  "appInfo",
+  "budget",
+  "retry",
+] as const satisfies readonly (keyof HttpClientSource)[];
+
+// Fails to compile when an option is added to HttpClientSource but not to PASSED.
+const _everyOptionPassed: Exclude<keyof HttpClientSource, "http" | (typeof PASSED)[number]> extends never
+  ? true
+  : never = true;
