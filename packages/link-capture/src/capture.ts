@@ -133,6 +133,9 @@ function checkCaptureAnswer(
   return checkResponse(answer.data, shape, context) as CaptureBody;
 }
 
+/** The first pause between status polls, when `pollIntervalMs` is not given ("every few seconds"). */
+const DEFAULT_POLL_INTERVAL_MS = 2000;
+
 /** What every capture of one client shares: its HTTP client, its options and the pacing of its polls. */
 interface Settings {
   http: HttpClient;
@@ -209,7 +212,7 @@ async function start(settings: Settings, url: string, o: CaptureOptions = {}): P
     attempts: 0,
     deadline: Date.now() + (o.pollTimeoutMs ?? options.pollTimeoutMs ?? 600_000),
     correlationId: answer.correlationId,
-    intervalMs: options.pollIntervalMs ?? 2000,
+    intervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
   };
   o.onStatus?.({
     type: "accepted",
@@ -241,7 +244,10 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     http,
     options,
     pacing: {
-      maxIntervalMs: Math.max(options.pollIntervalMs ?? 2000, options.maxPollIntervalMs ?? 10_000),
+      maxIntervalMs: Math.max(
+        options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+        options.maxPollIntervalMs ?? 10_000,
+      ),
       factor: 1.5,
       requestTimeoutMs: options.pollRequestTimeoutMs ?? 30_000,
     },
