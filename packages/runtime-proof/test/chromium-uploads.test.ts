@@ -93,7 +93,8 @@ describe.skipIf(skip)("uploads from a page in Chromium with webStorageResumeStor
 
   describe("two tabs given the same file at once send its bytes once", () => {
     it("one upload id, and the Content-Range lengths add up to the file's size", async () => {
-      sim.control.addFault({ route: PUTS, kind: "slow", delayMs: 20 });
+      // Slowed chunks (about 2.5 s in all), so both pages are asking while the first uploads.
+      sim.control.addFault({ route: PUTS, kind: "slow", delayMs: 150 });
       const [a, b] = await Promise.all([openPage(), openPage()]);
       const ids: string[] = [randomUUID(), randomUUID()];
       const [first, second] = await Promise.all([
