@@ -158,6 +158,8 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const { http: _files, ...uploads } = createUploader({
     http: files,
     retry: config.retry,
+    // The uploader's own warnings (a web storage store that cannot keep entries) go to the same logger.
+    logger,
     ...(config.resumeStore ? { store: config.resumeStore } : {}),
   });
   const { http: _main, ...links } = createLinkCapture({ http: main });

@@ -1,7 +1,11 @@
 import { createLinkCapture } from "@promo-review/link-capture";
 import { createPromotionsClient } from "@promo-review/promotions-core";
 import { startSimulator } from "@promo-review/simulator";
-import { createUploader } from "@promo-review/upload-chunker";
+import {
+  createUploader,
+  RESUME_STORE_UNAVAILABLE,
+  webStorageResumeStore,
+} from "@promo-review/upload-chunker";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useEchoingService } from "../../../testing/echoing-service.ts";
 import { whereShown } from "../../../testing/renderings.ts";
@@ -116,6 +120,28 @@ describe("standalone package clients take the same hooks, logger and appInfo", (
       expect(request.headers["user-agent"]).toMatch(
         /^promo-review-sdk\/[\d.]+ \(node\/[\d.]+\) Standalone\/1$/,
       );
+  });
+});
+
+describe("createClient({ logger }) also reaches the uploader: a resume store that cannot keep entries says so there", () => {
+  it("a web storage store over a full storage: the upload completes, one warning with RESUME_STORE_UNAVAILABLE", async () => {
+    const { lines, logger } = recorder();
+    const full = {
+      getItem: () => null,
+      setItem: () => {
+        throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      },
+      removeItem: () => {},
+    };
+    const client = clientFor(sim(), { logger, resumeStore: webStorageResumeStore(full) });
+    const upload = await client.uploads.upload(new TextEncoder().encode("%PDF-1.4 hi"), {
+      fileName: "a.pdf",
+      contentType: "application/pdf",
+    });
+    expect(upload.status).toBe("completed");
+    const warnings = lines.filter((l) => l.level === "warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.fields?.["code"]).toBe(RESUME_STORE_UNAVAILABLE);
   });
 });
 

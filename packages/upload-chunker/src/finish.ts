@@ -1,6 +1,6 @@
 /**
- * Phase 3 of an upload: every byte is stored, so the store forgets the upload, and unless told not to
- * the upload waits for the service to report it `completed`.
+ * Phase 3 of an upload: every byte is stored (and the store has forgotten the upload), so unless told
+ * not to the upload waits for the service to report it `completed`.
  */
 import { withResponse } from "@promo-review/http";
 import type { Sent } from "./send-chunks.js";
@@ -8,10 +8,9 @@ import type { UploadResponse } from "./types.js";
 import type { UploadContext } from "./upload-context.js";
 import { waitForUpload } from "./wait.js";
 
-/** Phase 3: forgets the finished upload, waits for `completed` (unless `waitForCompletion: false`), and answers. */
+/** Phase 3: waits for `completed` (unless `waitForCompletion: false`), and answers. */
 export async function finish(upload: UploadContext, sent: Sent): Promise<UploadResponse> {
   const { options, size: fileSize, fileName } = upload;
-  await upload.store.delete(upload.fingerprint);
   let { status = "uploading", lastCorrelationId: correlationId } = sent;
   if (options.waitForCompletion !== false && status !== "completed") {
     const done = await waitForUpload(upload.meter.http, sent.uploadId, {

@@ -9,7 +9,7 @@ export { streamingByDefault } from "./chunks.js";
 export { uploadStateOf } from "./failure.js";
 export { fileDetailsOf } from "./file-details.js";
 export { FORMAT_LIMITS, formatOf, limitOf } from "./formats.js";
-export { fingerprintOf, memoryResumeStore, webStorageResumeStore } from "./resume-store.js";
+export { fingerprintOf, memoryResumeStore, RESUME_STORE_UNAVAILABLE } from "./resume-store.js";
 export type {
   ByteSource,
   ChunkEvent,
@@ -18,6 +18,7 @@ export type {
   KeyValueStorage,
   ResumeRecord,
   ResumeStore,
+  ResumeStoreUse,
   RetryEvent,
   SourceRange,
   StatusOptions,
@@ -34,7 +35,13 @@ export type {
   UploadStateDetail,
   UploadStatus,
   WaitOptions,
+  WebLocks,
 } from "./types.js";
 export { Upload } from "./upload.js";
 export { createUploader, DEFAULT_MAX_RESYNCS } from "./uploader.js";
 export { checkUploadId, DEFAULT_WAIT_TIMEOUT_MS, UPLOAD_STATUSES } from "./wait.js";
+export {
+  DEFAULT_RESUME_TTL_MS,
+  type WebStorageResumeStoreOptions,
+  webStorageResumeStore,
+} from "./web-storage-store.js";

@@ -6,6 +6,7 @@
  */
 import { PromoReviewError } from "@promo-review/errors";
 import { deadlineSignal } from "@promo-review/http";
+import { RESUME_STORE_UNAVAILABLE } from "./resume-store.js";
 import { parseResumeRecord } from "./stored-record.js";
 import type { ResumeStore } from "./types.js";
 
@@ -33,8 +34,7 @@ export interface RedisResumeStoreOptions {
   onError?: (error: unknown) => void;
 }
 
-/** The code of the error raised when Redis does not answer in time or fails. */
-export const RESUME_STORE_UNAVAILABLE = "RESUME_STORE_UNAVAILABLE";
+export { RESUME_STORE_UNAVAILABLE };
 
 /** The SHA-256 of a fingerprint, as the key: fingerprints hold file names, which may be long. */
 async function keyOf(prefix: string, fingerprint: string): Promise<string> {

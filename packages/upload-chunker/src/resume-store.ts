@@ -3,7 +3,13 @@
  * instead of starting it again. The store maps a fingerprint of the file to the upload id (and the
  * chunk size the service gave); the file service stays the source of truth for how far it got.
  */
-import type { ByteSource, KeyValueStorage, ResumeRecord, ResumeStore } from "./types.js";
+import type { ByteSource, ResumeRecord, ResumeStore } from "./types.js";
+
+/**
+ * The code of the error a store raises (Redis) or logs (web storage) when it cannot reach what keeps
+ * its entries.
+ */
+export const RESUME_STORE_UNAVAILABLE = "RESUME_STORE_UNAVAILABLE";
 
 /** A store in this process's memory (the default): resumes within one process only. */
 export function memoryResumeStore(): ResumeStore {
@@ -19,37 +25,6 @@ export function memoryResumeStore(): ResumeStore {
     delete: (fingerprint) => {
       records.delete(fingerprint);
     },
-  };
-}
-
-/**
- * A store over Web Storage, so a reloaded page picks up its uploads: `webStorageResumeStore(localStorage)`.
- * Entries are JSON under `prefix + fingerprint`; an entry that does not parse is ignored.
- */
-export function webStorageResumeStore(
-  storage: KeyValueStorage,
-  prefix = "promo-review-upload:",
-): ResumeStore {
-  return {
-    get(fingerprint) {
-      const raw = storage.getItem(prefix + fingerprint);
-      if (raw === null) return undefined;
-      try {
-        const record = JSON.parse(raw) as Partial<ResumeRecord>;
-        if (
-          typeof record.uploadId === "string" &&
-          typeof record.maxChunkSize === "number" &&
-          typeof record.fileSize === "number"
-        ) {
-          return { uploadId: record.uploadId, maxChunkSize: record.maxChunkSize, fileSize: record.fileSize };
-        }
-      } catch {
-        // A damaged entry means "nothing to resume", never a failed upload.
-      }
-      return undefined;
-    },
-    set: (fingerprint, record) => storage.setItem(prefix + fingerprint, JSON.stringify(record)),
-    delete: (fingerprint) => storage.removeItem(prefix + fingerprint),
   };
 }
 

@@ -24,6 +24,7 @@ import {
   patterned,
   sha256,
   simulatorWithUploader,
+  uploaderFor,
 } from "./test-support.js";
 
 const CHUNK = 64 * 1024;
@@ -42,13 +43,7 @@ const PUTS = "PUT /v1/uploads/*";
 
 /** An uploader for the shared simulator with these options (a fetch wrapper, a retry policy...). */
 function clientWith(options: Partial<UploaderOptions>): Uploader {
-  return createUploader({
-    filesUrl: sim.filesUrl,
-    apiKey: sim.apiKey,
-    externalUserId: sim.externalUserId,
-    pollIntervalMs: 5,
-    ...options,
-  });
+  return uploaderFor(sim, options);
 }
 
 describe("20% of chunk PUTs failing: 5xx, resets mid-body, 429 with Retry-After", () => {

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { type Simulator, type SimulatorOptions, startSimulator } from "@promo-review/simulator";
 import { expect } from "vitest";
 import { withSelectedProfile } from "../../../testing/simulator.ts";
-import { createUploader, type UploaderOptions, type UploadSource } from "./index.js";
+import { createUploader, type Uploader, type UploaderOptions, type UploadSource } from "./index.js";
 
 /** A running simulator and an uploader for it (API-key credentials). */
 export async function simulatorWithUploader(
@@ -23,6 +23,17 @@ export async function simulatorWithUploader(
     ...uploaderOptions,
   });
   return { sim, uploader };
+}
+
+/** An uploader for `sim` (API-key credentials, fast polls) with these options over the defaults. */
+export function uploaderFor(sim: Simulator, options: Partial<UploaderOptions> = {}): Uploader {
+  return createUploader({
+    filesUrl: sim.filesUrl,
+    apiKey: sim.apiKey,
+    externalUserId: sim.externalUserId,
+    pollIntervalMs: 5,
+    ...options,
+  });
 }
 
 /**

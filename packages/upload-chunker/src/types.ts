@@ -9,6 +9,7 @@ import type {
   FILE_FORMATS,
   HttpClient,
   HttpClientSource,
+  Logger,
   RetryPolicy,
   WithResponse,
 } from "@promo-review/http";
@@ -280,21 +281,51 @@ export interface ResumeRecord {
 }
 
 /**
+ * What the uploader hands a store with each call: its `logger`, so a store that degrades rather than
+ * fail the upload (web storage that is full or refused) can say so, and the upload's `signal`, which
+ * also names the upload (the same object from `exclusive` to the last call).
+ */
+export interface ResumeStoreUse {
+  readonly logger?: Logger | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
  * Where unfinished uploads are remembered. Methods may be synchronous or return promises (a database,
  * `localStorage`, a file). Values must survive as they are; keys are fingerprints
  * (see {@link fingerprintOf}).
  */
 export interface ResumeStore {
-  get(fingerprint: string): ResumeRecord | undefined | Promise<ResumeRecord | undefined>;
-  set(fingerprint: string, record: ResumeRecord): void | Promise<void>;
-  delete(fingerprint: string): void | Promise<void>;
+  get(
+    fingerprint: string,
+    use?: ResumeStoreUse,
+  ): ResumeRecord | undefined | Promise<ResumeRecord | undefined>;
+  set(fingerprint: string, record: ResumeRecord, use?: ResumeStoreUse): void | Promise<void>;
+  delete(fingerprint: string, use?: ResumeStoreUse): void | Promise<void>;
+  /**
+   * Optional: runs `task` (an upload, from looking it up to its last stored byte) while holding a lock
+   * on the fingerprint that other tabs or processes sharing the store respect, so a file given to two
+   * of them at once is sent once. Waiting for the lock ends when `signal` aborts (with its reason),
+   * and the lock is released however `task` settles.
+   */
+  exclusive?<T>(fingerprint: string, signal: AbortSignal, task: () => Promise<T>): Promise<T>;
 }
 
-/** The part of the Web Storage API a store needs (`localStorage`, `sessionStorage`, or a look-alike). */
+/**
+ * The part of the Web Storage API a store needs (`localStorage`, `sessionStorage`, or a look-alike).
+ * With `length` and `key`, the store also sweeps expired entries.
+ */
 export interface KeyValueStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
   removeItem(key: string): void;
+  readonly length?: number | undefined;
+  key?(index: number): string | null;
+}
+
+/** The part of the Web Locks API (`navigator.locks`) a store needs. */
+export interface WebLocks {
+  request<T>(name: string, options: { signal?: AbortSignal }, callback: () => Promise<T>): Promise<T>;
 }
 
 /** The bytes of one range of a source, ready to become a request body (as often as it is retried). */

@@ -2,7 +2,7 @@
  * What the three phases of an upload share: the uploader's settings, and one upload's checked source
  * and details, its request defaults and how far it got.
  */
-import type { HttpClient, RetryPolicy } from "@promo-review/http";
+import type { HttpClient, Logger, RetryPolicy } from "@promo-review/http";
 import type { MeteredClient } from "./metered-client.js";
 import type { ByteSource, ResumeStore, UploadEvents, UploadOptions } from "./types.js";
 
@@ -10,6 +10,8 @@ import type { ByteSource, ResumeStore, UploadEvents, UploadOptions } from "./typ
 export interface UploaderSettings {
   http: HttpClient;
   store: ResumeStore;
+  /** The uploader's `logger` option, handed to the store (which may need to say resuming is off). */
+  logger: Logger | undefined;
   /** Per-chunk retry policy: `limit` failed attempts in a row without progress end the upload. */
   retry: RetryPolicy;
   streaming: boolean;

@@ -99,8 +99,16 @@ async function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): P
   const reached: UploadContext["reached"] = { uploadId: undefined, acknowledged: 0 };
   try {
     const fingerprint = await fingerprintOf(opened, { fileName, contentType }, signal);
+    const use = { logger: settings.logger, signal };
+    const { store } = settings;
     const upload: UploadContext = {
       ...settings,
+      // Every call names the upload and its logger; the store's own object stays the caller's.
+      store: {
+        get: (key) => store.get(key, use),
+        set: (key, record) => store.set(key, record, use),
+        delete: (key) => store.delete(key, use),
+      },
       options,
       meter,
       policy,
@@ -114,8 +122,14 @@ async function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): P
       emit,
       reached,
     };
-    const placed = await resumeOrInitiate(upload, uploadId);
-    const sent = await sendChunks(upload, placed);
+    // Phases 1 and 2 under the store's lock on this file, when it has one: a second tab or process
+    // given the same file waits, then continues this upload rather than send the file again.
+    const place = async () => {
+      const sent = await sendChunks(upload, await resumeOrInitiate(upload, uploadId));
+      await upload.store.delete(fingerprint);
+      return sent;
+    };
+    const sent = await (store.exclusive ? store.exclusive(fingerprint, signal, place) : place());
     return await finish(upload, sent);
   } catch (error) {
     const at = reached.uploadId;

@@ -31,6 +31,7 @@ export function createUploader(options: UploaderOptions): Uploader {
   const settings: UploaderSettings = {
     http,
     store: options.store ?? memoryResumeStore(),
+    logger: options.logger,
     retry:
       options.retry === false
         ? { ...DEFAULT_RETRY, limit: 0 }
