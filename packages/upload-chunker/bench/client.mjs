@@ -19,7 +19,6 @@ import { fileSource } from "../dist/node.js";
 
 const [mode, filesUrl, apiKey, path, sizeText] = process.argv.slice(2);
 const size = Number(sizeText);
-const credentials = { apiKey, externalUserId: "bench" };
 const MiB = 1024 * 1024;
 
 async function ceiling() {
@@ -107,7 +106,8 @@ async function chunker(mode) {
   const kind = viaFetch ? mode.slice(0, -"-fetch".length) : mode;
   const uploader = createUploader({
     filesUrl,
-    credentials,
+    apiKey,
+    externalUserId: "bench",
     ...(viaFetch ? { fetch: globalThis.fetch } : {}),
   });
   const highWaterMark = Number(process.env.HWM ?? MiB);
