@@ -6,18 +6,16 @@
 //     second and 40 right after it (late burst, where fixed windows let ~2x through).
 // Figures are printed as a markdown table (median, min, max over RUNS runs) and written to
 // bench/results/rate-budget.md at the repository root. Nothing is asserted: figures, not tests.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import Bottleneck from "bottleneck";
 import PQueue from "p-queue";
 import { RateLimiterMemory, RateLimiterQueue } from "rate-limiter-flexible";
+import { sized, writeResult } from "../../../scripts/bench-output.mjs";
 import { createRateBudget } from "../dist/index.js";
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const THROUGHPUT_N = 300_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? sized(3, 1));
+const THROUGHPUT_N = sized(300_000, 5_000);
 const IN_FLIGHT = 1000;
-const THROUGHPUT_MAX_MS = 3000;
+const THROUGHPUT_MAX_MS = sized(3000, 500);
 const LIMIT = 20;
 const WINDOW_MS = 1000;
 const TOLERANCE_MS = 5;
@@ -186,6 +184,4 @@ const lines = [
 ];
 const table = lines.join("\n");
 console.log(table);
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-mkdirSync(join(root, "bench", "results"), { recursive: true });
-writeFileSync(join(root, "bench", "results", "rate-budget.md"), table);
+writeResult("rate-budget", table);

@@ -5,14 +5,14 @@
 // markdown table and writes it to bench/results/webhook-verify.md at the repository root. Figures are
 // printed, never asserted. Runs the built package (`pnpm bench` builds first).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { sized, writeResult } from "../../../scripts/bench-output.mjs";
 import { BODIES, payload, TASKS } from "./row.mjs";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 150);
-const TIME_MS = Number(process.env.BENCH_TIME_MS ?? 300);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(3, 1));
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? sized(150, 10));
+const TIME_MS = Number(process.env.BENCH_TIME_MS ?? sized(300, 20));
 const ROW = join(import.meta.dirname, "row.mjs");
 const BARE = "bare: createHmac + timingSafeEqual + JSON.parse";
 const BARE_HMAC = "bare: createHmac + timingSafeEqual (no parsing)";
@@ -114,6 +114,4 @@ const report = [
 ].join("\n");
 
 console.log(report);
-const root = join(import.meta.dirname, "..", "..", "..");
-mkdirSync(join(root, "bench", "results"), { recursive: true });
-writeFileSync(join(root, "bench", "results", "webhook-verify.md"), report);
+writeResult("webhook-verify", report);
