@@ -41,6 +41,7 @@ const NOTES = [
   `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path, { highWaterMark: 1 MiB })), { size })\` (a web ReadableStream; toWeb copies every piece); every uploader row sends chunk bodies as Node's default does, through node:http (\`nodeStreamFetch\`), and a \`-fetch\` row is the same source with \`fetch: globalThis.fetch\` (Node's fetch, as every other runtime sends); iterable: the \`fs.createReadStream\` itself as an AsyncIterable (no toWeb); blob: \`uploader.upload(await fileSource(path))\` (a File backed by the file, its streamed chunks read with \`fs\`); blob-api: \`uploader.upload(await fs.openAsBlob(path))\`, a plain Blob read through Node's Blob API. All against a simulator with \`maxChunkSize\` ${CHUNK / MiB} MiB, default \`readAheadBytes\` (8 MiB).`,
   `- The Blob rows and the copy Node forces: a plain Blob can only be read through the Blob API, and Node ${process.version} reads a file-backed Blob 64 KiB at a time, each piece a fresh ArrayBuffer handed through a callback, then (\`arrayBuffer()\`) copied together; \`blob.stream()\` hands over the same 64 KiB pieces, and a BYOB reader copies them once more. The rows \`read-fs\` and \`read-blob-api\` measure that cost alone, in this run: the same bytes read with \`fs\` (as \`fileSource\` does) and through the Blob API (as the uploader reads a plain Blob). The difference is CPU every \`blob-api\` row pays before a byte is sent, more than the bar's 0.2 x ceiling margin; on 2 shared cores it is throughput too.`,
   `- What was tried for the Blob rows (profiles with \`BENCH_CPU_PROF\`, 512 MiB, loaded machine): the uploader's own code (upload-chunker and http) was 2–3% of the client's busy main-thread time in \`blob-api\` and \`blob-api-fetch\`; Node's Blob reader about 27% and 23%, the garbage collector 12% and 21%. Reading with \`slice().stream()\` (64 KiB pieces) instead of 1 MiB \`slice().arrayBuffer()\`, copying the 64 KiB pieces into reused 1 MiB buffers, or reading 2 or 4 MiB ahead did not move the figures beyond the noise. Sending the chunk as the Blob slice itself (\`streamRequestBodies: false\`), zero-copy in browsers, cost more on Node: undici streams a Blob body through \`blob.stream()\`'s 64 KiB pieces (5.6–6.1 s of CPU per GiB against 3.5–3.7 streamed, one run each). Browsers take that path: there a Blob source's chunk goes as \`blob.slice(start, end)\`, never read into script memory.`,
+  `- The stream rows and their copy: a stream's pieces are copied into reused 1 MiB slabs (\`copyInto\` in stream-source.ts, about 0.2 s of CPU per GiB in a profile of \`stream\`), the one copy the uploader makes. Keeping views of the stream's own pieces instead would save it, but the README promises that a stream may reuse a buffer it yielded once the next piece is asked for (one 1 MiB buffer filled again and again is the natural way to read a file into a stream), and views would then send, and resend after a failure, the wrong bytes (sources.test.ts holds the promise). \`Readable.toWeb\` and Node's web streams cost the rest: the \`floor\` row, the same stream through a bare \`fetch\` that keeps nothing, shows what they cost before any uploader work.`,
   `- Every client's clock runs from its initiate request to the answer to its last byte (the uploader with \`waitForCompletion: false\`). Before it, every client makes one request, so that no mode times Node loading its \`fetch\` on first use (about 45 ms), which an application pays once per process.`,
   `- Both simulators run in the benchmark's process and store each chunk the same way (streamed to a temporary file, SHA-256 as it arrives); every upload's server-side SHA-256 was checked. Each client runs in its own child process; RSS is its \`process.resourceUsage().maxRSS\`, CPU its \`process.cpuUsage()\` (user + system, all threads of the whole process, warm-up request included), so CPU per GiB includes starting Node, which weighs more on a small BENCH_SIZE.`,
 ];
@@ -173,6 +174,18 @@ const readRows = modes
     (mode) =>
       `| ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${fmt(stats(results[mode].map(cpuPerGiB)), 2)} | ${results.ceiling ? fmt(perRound(mode, "ceiling", cpuPerGiB), 2) : "–"} |`,
   );
+// The Blob API's share of what a plain Blob costs more than fileSource, in this run (per round, then
+// the median): the extra CPU of reading the same bytes through the Blob API rather than with fs,
+// against the extra CPU of the whole blob-api upload over the blob one.
+const extra = (mode, reference) =>
+  stats(results[mode].map((r, i) => cpuPerGiB(r) - cpuPerGiB(results[reference][i])));
+const blobShare =
+  results.blob && results["blob-api"] && results["read-fs"] && results["read-blob-api"]
+    ? [
+        `In this run a plain Blob (\`blob-api\`) cost ${fmt(extra("blob-api", "blob"), 2)} s of CPU per GiB more than a File from \`fileSource\` (\`blob\`), and reading the same bytes through the Blob API cost ${fmt(extra("read-blob-api", "read-fs"), 2)} s per GiB more than with \`fs\` (${((100 * extra("read-blob-api", "read-fs").median) / extra("blob-api", "blob").median).toFixed(0)}% of the first figure): the platform's Blob reader, the copy Node forces (see the notes), not the uploader's work.`,
+        ``,
+      ]
+    : [];
 const load = loadavg()[0];
 const table = [
   `# upload-chunker benchmark`,
@@ -196,6 +209,7 @@ const table = [
         `| --- | --- | --- | --- |`,
         ...readRows,
         ``,
+        ...blobShare,
       ]
     : []),
   ...NOTES,
