@@ -5,6 +5,7 @@
 // together. A results file older than this run's first file is flagged, so stale figures are visible.
 // In a smoke run (BENCH_SMOKE=1, see bench-output.mjs) it reads and writes in the smoke folder instead,
 // so the committed bench/RESULTS.md is never overwritten with smoke figures.
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -23,7 +24,7 @@ if (files.length === 0) {
 }
 
 const now = new Date();
-const mtimes = new Map(files.map((f) => [f, statSync(join(resultsDir, f)).mtime]));
+const mtimes = new Map(files.map((f) => [f, writtenAt(join(resultsDir, f))]));
 // A file written more than a day before the newest one is from an earlier run.
 const newest = Math.max(...[...mtimes.values()].map((d) => d.getTime()));
 const stale = (f) => newest - mtimes.get(f).getTime() > 24 * 3600 * 1000;
@@ -54,6 +55,25 @@ for (const f of files) {
 }
 writeFileSync(report, `${lines.join("\n")}\n`);
 console.log(`bench-report: wrote ${report} from ${files.length} result files`);
+
+/**
+ * When a results file was written: its commit's date when the file is committed and unchanged (a
+ * checkout gives every file the checkout's mtime, which would pass old figures off as this run's),
+ * else its mtime.
+ */
+function writtenAt(path) {
+  try {
+    const git = (...args) =>
+      execFileSync("git", args, { cwd: repositoryRoot, encoding: "utf8", timeout: 10_000 });
+    if (git("status", "--porcelain", "--", path).trim() === "") {
+      const committed = git("log", "-1", "--format=%cI", "--", path).trim();
+      if (committed) return new Date(committed);
+    }
+  } catch {
+    // Not in a git checkout (or no git): the file's own time.
+  }
+  return statSync(path).mtime;
+}
 
 function title(file) {
   const first = readFileSync(join(resultsDir, file), "utf8")

@@ -112,7 +112,7 @@ async function chunker(mode) {
     filesUrl,
     apiKey,
     externalUserId: "bench",
-    ...(viaFetch ? { fetch: globalThis.fetch } : {}),
+    fetch: viaFetch ? globalThis.fetch : undefined, // undefined: the default (node:http on Node)
   });
   const highWaterMark = Number(process.env.HWM ?? MiB);
   const source =
