@@ -79,7 +79,7 @@ export interface ConnectionOptions {
 /** Everything `createHttpClient` takes: the connection and, flat beside it, the credentials. */
 export type HttpClientOptions = ConnectionOptions & Credentials;
 
-/** What one request asks for. */
+/** What one request asks for. A field left `undefined` is not given (the client's own applies). */
 export interface RequestOptions {
   /** Default `GET`. */
   method?: string;
@@ -88,15 +88,15 @@ export interface RequestOptions {
   /** A raw body (bytes, Blob, stream). A stream body is never retried here: it cannot be read twice. */
   body?: RequestBody;
   headers?: Record<string, string>;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Sent as `X-Correlation-ID` on every attempt; a fresh one is made when absent. */
-  correlationId?: string;
+  correlationId?: string | undefined;
   /** Overrides the client's `timeoutMs` for this request. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Overrides the client's `idleTimeoutMs` for this request. */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /** Overrides of the client's policy, or `false` for a single attempt. */
-  retry?: Partial<RetryPolicy> | false;
+  retry?: Partial<RetryPolicy> | false | undefined;
   /**
    * Whether repeating the request cannot duplicate work. Default: true for GET, HEAD, PUT, DELETE and
    * OPTIONS. Set it for a POST the service documents as a safe retry (submit, for example).

@@ -6,20 +6,19 @@
 //     second and 40 right after it (late burst, where fixed windows let ~2x through).
 // Figures are printed as a markdown table (median, min, max over RUNS runs) and written to
 // bench/results/rate-budget.md at the repository root. Nothing is asserted: figures, not tests.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import Bottleneck from "bottleneck";
 import PQueue from "p-queue";
 import { RateLimiterMemory, RateLimiterQueue } from "rate-limiter-flexible";
+import { sized, writeResult } from "../../../scripts/bench-output.mjs";
 import { createRateBudget } from "../dist/index.js";
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const THROUGHPUT_N = 300_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? sized(3, 1));
+const THROUGHPUT_N = sized(300_000, 5_000);
 const IN_FLIGHT = 1000;
-const THROUGHPUT_MAX_MS = 3000;
+const THROUGHPUT_MAX_MS = sized(3000, 500);
 const LIMIT = 20;
-const WINDOW_MS = 1000;
+// A smoke run (BENCH_SMOKE=1) uses a 100 ms window so that the arrival patterns take a tenth of the time.
+const WINDOW_MS = sized(1000, 100);
 const TOLERANCE_MS = 5;
 const BASE = "http://127.0.0.1:1";
 const REQUEST = { method: "GET", url: `${BASE}/v1/channels` };
@@ -138,8 +137,8 @@ const PATTERNS = {
   burst: [[0, 60]],
   "late burst": [
     [0, 1],
-    [900, 19],
-    [1000, 40],
+    [0.9 * WINDOW_MS, 19],
+    [WINDOW_MS, 40],
   ],
 };
 
@@ -174,7 +173,7 @@ const lines = [
   `Node ${process.version}, ${RUNS} runs each; median (min–max). Throughput: ${THROUGHPUT_N} acquisitions`,
   `(or as many as fit in ${THROUGHPUT_MAX_MS} ms), ${IN_FLIGHT} in flight, limit not binding. Exactness: limit ${LIMIT} per ${WINDOW_MS} ms, the most admissions in`,
   `any sliding ${WINDOW_MS} ms (less ${TOLERANCE_MS} ms timer tolerance); burst = 60 at once, late burst = 1 at 0 ms,`,
-  `19 at 900 ms, 40 at 1000 ms. Bars: ours >= 1.0M/s and never above ${LIMIT}.`,
+  `19 at ${0.9 * WINDOW_MS} ms, 40 at ${WINDOW_MS} ms. Bars: ours >= 1.0M/s and never above ${LIMIT}.`,
   "",
   "| limiter | acquisitions/s (not binding) | max per sliding second, burst | max per sliding second, late burst |",
   "| --- | --- | --- | --- |",
@@ -186,6 +185,4 @@ const lines = [
 ];
 const table = lines.join("\n");
 console.log(table);
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-mkdirSync(join(root, "bench", "results"), { recursive: true });
-writeFileSync(join(root, "bench", "results", "rate-budget.md"), table);
+writeResult("rate-budget", table);

@@ -3,10 +3,10 @@
 // would pick instead, in the same run) and writes the table to bench/results/bundle-sizes.md at the
 // repository root, where scripts/bench-report.mjs collects it. The measuring code is the test's own
 // (test/harness/sizes.ts), compiled here with esbuild because Node 20 does not run TypeScript.
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { writeResult } from "../../../scripts/bench-output.mjs";
 
 const here = import.meta.dirname;
 const out = join(here, "..", ".proof", "sizes.mjs");
@@ -34,7 +34,5 @@ template of 12 characters or more with a space in it): what the behaviour weighs
 wording, measured the same way for the peers.
 
 ${table}`;
-const resultsDir = join(here, "..", "..", "..", "bench", "results");
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(join(resultsDir, "bundle-sizes.md"), markdown);
+writeResult("bundle-sizes", markdown);
 console.log(markdown);

@@ -5,13 +5,15 @@
  */
 import { spawn } from "node:child_process";
 import { createHash, randomFillSync } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { sized, writeResult } from "../../../scripts/bench-output.mjs";
 
-const TOTAL = 2 * 1024 ** 3;
-const CHUNK = 50 * 1024 ** 2;
+// A smoke run (BENCH_SMOKE=1) sends 24 MiB in 4 MiB chunks: it proves the benchmark runs, nothing more.
+const TOTAL = sized(2 * 1024 ** 3, 24 * 1024 ** 2);
+const CHUNK = sized(50 * 1024 ** 2, 4 * 1024 ** 2);
 const RSS_LIMIT_MIB = 200;
 const MiB = 1024 ** 2;
 
@@ -87,12 +89,10 @@ try {
     ),
   );
   // The section of bench/RESULTS.md (scripts/bench-report.mjs assembles bench/results/*.md).
-  const results = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "bench", "results");
-  mkdirSync(results, { recursive: true });
-  writeFileSync(
-    join(results, "simulator.md"),
+  writeResult(
+    "simulator",
     [
-      "# simulator: a 2 GiB upload",
+      `# simulator: a ${TOTAL / 1024 ** 3} GiB upload`,
       "",
       `${TOTAL / MiB} MiB in ${CHUNK / MiB} MiB chunks over loopback to the simulator running alone in a child process`,
       "(bytes streamed to a temporary file and hashed as they arrive); its resident memory sampled every 50 ms.",

@@ -6,12 +6,16 @@
  *   blob-api the uploader with fs.openAsBlob(path) as a plain Blob (chunks read through the Blob API)
  *   iterable the uploader with fs.createReadStream(path) as an AsyncIterable (no Readable.toWeb)
  *   <mode>-fetch a mode above with `fetch: globalThis.fetch` (chunk bodies through Node's fetch, not node:http)
+ *   read-fs, read-blob-api  no upload: only read the file, with fs (1 MiB reads into one buffer) or
+ *            through the Blob API as the uploader reads a plain Blob (1 MiB slices, arrayBuffer()),
+ *            so the table can say what reading alone costs each source
  *   floor    not the uploader: the same web stream as `stream`, sent in the same 50 MiB chunk PUTs by a
  *            bare `fetch` that passes each piece straight through and keeps nothing (so it could never
  *            retry a chunk). What fetch and this stream cost on this machine, before any uploader.
  * Prints one JSON line: { mode, ms, maxRssBytes, cpu: { user, system } (microseconds), uploadId }.
  */
 import { createReadStream, openAsBlob } from "node:fs";
+import { open } from "node:fs/promises";
 import { request } from "node:http";
 import { Readable } from "node:stream";
 import { createUploader } from "../dist/index.js";
@@ -19,7 +23,6 @@ import { fileSource } from "../dist/node.js";
 
 const [mode, filesUrl, apiKey, path, sizeText] = process.argv.slice(2);
 const size = Number(sizeText);
-const credentials = { apiKey, externalUserId: "bench" };
 const MiB = 1024 * 1024;
 
 async function ceiling() {
@@ -107,8 +110,9 @@ async function chunker(mode) {
   const kind = viaFetch ? mode.slice(0, -"-fetch".length) : mode;
   const uploader = createUploader({
     filesUrl,
-    credentials,
-    ...(viaFetch ? { fetch: globalThis.fetch } : {}),
+    apiKey,
+    externalUserId: "bench",
+    fetch: viaFetch ? globalThis.fetch : undefined, // undefined: the default (node:http on Node)
   });
   const highWaterMark = Number(process.env.HWM ?? MiB);
   const source =
@@ -129,12 +133,33 @@ async function chunker(mode) {
   return { ms: performance.now() - started, uploadId: result.uploadId };
 }
 
+/** Reads the file once, without sending it: what the source's reading costs on its own. */
+async function readOnly(mode) {
+  const started = performance.now();
+  if (mode === "read-fs") {
+    const handle = await open(path, "r");
+    const buffer = Buffer.allocUnsafe(MiB);
+    for (let at = 0; at < size; at += MiB) await handle.read(buffer, 0, Math.min(MiB, size - at), at);
+    await handle.close();
+  } else {
+    const blob = await openAsBlob(path);
+    for (let at = 0; at < size; at += MiB) await blob.slice(at, at + MiB).arrayBuffer();
+  }
+  return { ms: performance.now() - started };
+}
+
 // Every mode times its initiate request and its bytes, and none times the process's first fetch: Node
 // loads and compiles its fetch on first use (about 45 ms here), a cost of starting a process, not of
 // uploading, that an application pays once. One request every client makes before its clock starts.
 await fetch(`${filesUrl}/v1/uploads/warm-up`).then((r) => r.arrayBuffer());
 
-const outcome = mode === "ceiling" ? await ceiling() : mode === "floor" ? await floor() : await chunker(mode);
+const outcome = mode.startsWith("read-")
+  ? await readOnly(mode)
+  : mode === "ceiling"
+    ? await ceiling()
+    : mode === "floor"
+      ? await floor()
+      : await chunker(mode);
 // maxRSS is the process's peak resident set (kilobytes on Linux and macOS).
 process.stdout.write(
   `${JSON.stringify({ mode, ...outcome, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpu: process.cpuUsage() })}\n`,

@@ -3,7 +3,6 @@
  */
 import { checkResponse, unexpectedResponse } from "@promo-review/errors/internal";
 import type { HttpClient } from "@promo-review/http";
-import { given } from "./given.js";
 
 /** The file service's answer to an initiation. */
 export interface Initiated {
@@ -29,12 +28,13 @@ export const DOCUMENTED_MAX_CHUNK_SIZE = 52_428_800;
 export async function initiateUpload(
   http: HttpClient,
   body: { fileName: string; fileSize: number; contentType: string },
-  options: { signal?: AbortSignal; correlationId?: string } = {},
+  options: { signal?: AbortSignal | undefined; correlationId?: string | undefined } = {},
 ): Promise<Initiated> {
   const result = await http.request<unknown>("/v1/uploads", {
     method: "POST",
     json: body,
-    ...given({ signal: options.signal, correlationId: options.correlationId }),
+    signal: options.signal,
+    correlationId: options.correlationId,
   });
   // What the spec states of the initiation answer; any 2xx status is success (not shown).
   const context = {

@@ -37,7 +37,11 @@ export function meteredClient(http: HttpClient, control: CallControl = {}): Mete
     url: (path) => http.url(path),
     async request<T>(path: string, options: Parameters<HttpClient["request"]>[1] = {}) {
       try {
-        const result = await http.request<T>(path, { ...defaults, ...options });
+        const result = await http.request<T>(path, {
+          ...options,
+          timeoutMs: options.timeoutMs ?? defaults.timeoutMs,
+          retry: options.retry ?? defaults.retry,
+        });
         last = result;
         attempts += result.attempts;
         return result;

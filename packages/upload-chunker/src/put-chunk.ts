@@ -14,7 +14,6 @@ import {
 import { isOverWaitBound } from "@promo-review/errors/internal";
 import type { HttpClient, RequestBody } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
-import { given } from "./given.js";
 import type { UploadStatus } from "./types.js";
 import { byteOffsetOf, UPLOAD_STATUSES } from "./wait.js";
 
@@ -58,7 +57,9 @@ export async function putChunk(
         "Content-Type": "application/octet-stream",
       },
       retry: false,
-      ...given({ signal: chunk.signal, correlationId: chunk.correlationId, timeoutMs }),
+      signal: chunk.signal,
+      correlationId: chunk.correlationId,
+      timeoutMs,
     })
     .catch((error: PromoReviewError) => {
       // 308 "Resume Incomplete" (the resumable-upload convention): the chunk was stored, more expected.

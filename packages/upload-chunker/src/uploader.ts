@@ -51,7 +51,7 @@ export function createUploader(options: UploaderOptions): Uploader {
     resume: (uploadId, source, upload) => start(source, { ...upload, uploadId }).done,
     async waitForCompletion(uploadId, wait = {}) {
       // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
-      const meter = meteredClient(http, wait.retry === undefined ? {} : { retry: wait.retry });
+      const meter = meteredClient(http, { retry: wait.retry });
       const state = await waitForUpload(meter.http, uploadId, {
         pollIntervalMs: settings.pollIntervalMs,
         ...wait,

@@ -9,7 +9,6 @@ import {
   unexpectedResponse,
 } from "@promo-review/errors/internal";
 import { type HttpClient, poll } from "@promo-review/http";
-import { given } from "./given.js";
 import type { UploadState, UploadStatus, WaitOptions } from "./types.js";
 
 /** The upload statuses of the spec: a closed enum, checked on every answer. */
@@ -54,10 +53,10 @@ export async function getUploadState(
   options: { signal?: AbortSignal | undefined; correlationId?: string | undefined } = {},
 ): Promise<UploadState> {
   checkUploadId(uploadId);
-  const result = await http.request<unknown>(
-    `/v1/uploads/${uploadId}`,
-    given({ signal: options.signal, correlationId: options.correlationId }),
-  );
+  const result = await http.request<unknown>(`/v1/uploads/${uploadId}`, {
+    signal: options.signal,
+    correlationId: options.correlationId,
+  });
   const context = {
     operation: "uploads.status",
     correlationId: result.correlationId,

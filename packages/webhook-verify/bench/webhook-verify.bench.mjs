@@ -5,14 +5,14 @@
 // markdown table and writes it to bench/results/webhook-verify.md at the repository root. Figures are
 // printed, never asserted. Runs the built package (`pnpm bench` builds first).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { sized, writeResult } from "../../../scripts/bench-output.mjs";
 import { BODIES, payload, TASKS } from "./row.mjs";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 150);
-const TIME_MS = Number(process.env.BENCH_TIME_MS ?? 300);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? sized(3, 1));
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? sized(150, 10));
+const TIME_MS = Number(process.env.BENCH_TIME_MS ?? sized(300, 20));
 const ROW = join(import.meta.dirname, "row.mjs");
 const BARE = "bare: createHmac + timingSafeEqual + JSON.parse";
 const BARE_HMAC = "bare: createHmac + timingSafeEqual (no parsing)";
@@ -35,10 +35,13 @@ function measure(task, body) {
 }
 
 const loadAtStart = loadavg()[0];
+// A smoke run (BENCH_SMOKE=1) measures the first body only (and one short round): it proves the
+// benchmark runs, nothing more.
+const bodies = sized(Object.keys(BODIES), Object.keys(BODIES).slice(0, 1));
 const tasks = Object.keys(TASKS);
 const sections = [];
 const ratios = {};
-for (const body of Object.keys(BODIES)) {
+for (const body of bodies) {
   const rates = new Map(tasks.map((task) => [task, []]));
   // Per round and row: the row's ratio to each bare row measured in the same process.
   const toBare = new Map(tasks.map((task) => [task, []]));
@@ -70,7 +73,7 @@ for (const body of Object.keys(BODIES)) {
   );
 }
 
-const verify64 = Object.keys(BODIES)
+const verify64 = bodies
   .filter((body) => body.startsWith("64 KB"))
   .map((body) => [
     `node:crypto verify ≥ 0.8 × bare HMAC + JSON.parse at ${body}`,
@@ -78,7 +81,7 @@ const verify64 = Object.keys(BODIES)
   ]);
 const bars = [
   ...verify64,
-  ...Object.keys(BODIES).map((body) => [
+  ...bodies.map((body) => [
     `node:crypto verifySignature ≥ 0.75 × bare HMAC at ${body}`,
     ratios[`${body} | webhook-verify, node:crypto, verifySignature | hmac`] >= 0.75,
   ]),
@@ -114,6 +117,4 @@ const report = [
 ].join("\n");
 
 console.log(report);
-const root = join(import.meta.dirname, "..", "..", "..");
-mkdirSync(join(root, "bench", "results"), { recursive: true });
-writeFileSync(join(root, "bench", "results", "webhook-verify.md"), report);
+writeResult("webhook-verify", report);
