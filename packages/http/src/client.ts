@@ -8,7 +8,13 @@
 import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, redactorFor } from "@promo-review/errors/internal";
 import { platformStreamFetch } from "#stream-fetch";
-import { type AttemptRequest, attempt, isStream, type Transport } from "./attempt.js";
+import {
+  type AttemptRequest,
+  attempt,
+  type ExpectedStatuses,
+  isStream,
+  type Transport,
+} from "./attempt.js";
 import type { RequestBudget } from "./budget.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import type { RequestHooks } from "./hooks.js";
@@ -97,6 +103,13 @@ export interface RequestOptions {
   idleTimeoutMs?: number;
   /** Overrides of the client's policy, or `false` for a single attempt. */
   retry?: Partial<RetryPolicy> | false;
+  /**
+   * Statuses besides 2xx that are this request's answer (`[308]`, or a predicate): such an answer is
+   * read and parsed as a 2xx is, resolves with its `status`, is logged at `debug` and handed to
+   * `afterResponse` as an answer, never raised as an error. A 3xx with a `Location` stays a redirect
+   * (checked and followed, or refused, hop by hop). Default: only 2xx.
+   */
+  expect?: ExpectedStatuses;
   /**
    * Whether repeating the request cannot duplicate work. Default: true for GET, HEAD, PUT, DELETE and
    * OPTIONS. Set it for a POST the service documents as a safe retry (submit, for example).

@@ -18,6 +18,9 @@ import { given } from "./given.js";
 import type { UploadStatus } from "./types.js";
 import { byteOffsetOf, UPLOAD_STATUSES } from "./wait.js";
 
+/** The statuses besides 2xx a chunk PUT takes as the service's answer. */
+const CHUNK_ANSWERS = [308] as const;
+
 /** The file service's answer to a chunk. */
 export interface ChunkAnswer {
   /** The next byte the service expects; from the answer, else the end of the chunk just sent. */
@@ -49,25 +52,19 @@ export async function putChunk(
   body: RequestBody,
   timeoutMs: number | undefined,
 ): Promise<ChunkAnswer> {
-  const result = await http
-    .request<unknown>(chunk.uploadUrl, {
-      method: "PUT",
-      body,
-      headers: {
-        "Content-Range": contentRange(chunk.start, chunk.end, chunk.size),
-        "Content-Type": "application/octet-stream",
-      },
-      retry: false,
-      ...given({ signal: chunk.signal, correlationId: chunk.correlationId, timeoutMs }),
-    })
-    .catch((error: PromoReviewError) => {
-      // 308 "Resume Incomplete" (the resumable-upload convention): the chunk was stored, more expected.
-      // A 308 is seen here only as an answer without a Location (a redirect is the pipeline's and
-      // never reaches this point as anything but a refusal).
-      if (error.status === 308 && error.code === "UNEXPECTED_RESPONSE")
-        return { data: undefined, correlationId: error.correlationId ?? chunk.correlationId ?? "" };
-      throw error;
-    });
+  const result = await http.request<unknown>(chunk.uploadUrl, {
+    method: "PUT",
+    body,
+    headers: {
+      "Content-Range": contentRange(chunk.start, chunk.end, chunk.size),
+      "Content-Type": "application/octet-stream",
+    },
+    // 308 "Resume Incomplete" (the resumable-upload convention) is an answer: the chunk was stored,
+    // more expected. A 308 with a Location stays a redirect, the pipeline's to check.
+    expect: CHUNK_ANSWERS,
+    retry: false,
+    ...given({ signal: chunk.signal, correlationId: chunk.correlationId, timeoutMs }),
+  });
   // The chunk answer is not shown in the spec: whatever it holds is read only when it makes sense
   // (a byte offset, a status of the upload enum), and any 2xx without them means the chunk was stored.
   // A claim beyond the bytes sent is the caller's to refuse (it knows what was sent).
