@@ -8,13 +8,7 @@
 import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, redactorFor } from "@promo-review/errors/internal";
 import { platformStreamFetch } from "#stream-fetch";
-import {
-  type AttemptRequest,
-  attempt,
-  type ExpectedStatuses,
-  isStream,
-  type Transport,
-} from "./attempt.js";
+import { type AttemptRequest, attempt, type ExpectedStatuses, isStream, type Transport } from "./attempt.js";
 import type { RequestBudget } from "./budget.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import type { RequestHooks } from "./hooks.js";

@@ -234,7 +234,11 @@ describe("a request declares the statuses it expects: such an answer is observed
     const { calls, hooks, logger, lines } = recorder();
     try {
       const http = createHttpClient({ baseUrl: server.url, ...credentials, hooks, logger });
-      const result = await http.request("/v1/uploads/u", { method: "PUT", body: "0123456789", expect: [308] });
+      const result = await http.request("/v1/uploads/u", {
+        method: "PUT",
+        body: "0123456789",
+        expect: [308],
+      });
       expect(result).toMatchObject({ status: 308, data: undefined, correlationId: "cid-308", attempts: 1 });
       expect(result.headers.get("range")).toBe("bytes=0-9");
       expect(calls.map((c) => c.name)).toEqual(["beforeRequest", "afterResponse"]);
