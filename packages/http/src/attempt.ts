@@ -42,6 +42,8 @@ export interface AttemptRequest {
   signal?: AbortSignal | undefined;
   timeoutMs: number;
   idleTimeoutMs: number;
+  /** The low-speed limit of the answer's body (see `ConnectionOptions.minBytesPerSecond`); 0: none. */
+  minBytesPerSecond: number;
   /** Statuses besides 2xx that are this request's answer, not a failure (see `RequestOptions.expect`). */
   expect?: ExpectedStatuses | undefined;
 }
@@ -95,7 +97,8 @@ export async function attempt<T>(
         url = nextHop(response, { url, method, replayable: !stream, hops, policy: transport.policy });
         continue;
       }
-      const read = { signal: deadline.signal, idleTimeoutMs: request.idleTimeoutMs };
+      const { idleTimeoutMs, minBytesPerSecond } = request;
+      const read = { signal: deadline.signal, idleTimeoutMs, minBytesPerSecond };
       if (!isExpected(response.status, request.expect)) {
         const body = await readBody(response, { ...read, limit: ERROR_LIMIT });
         // The budget learns from a 429 through a copy: the body was read here, under the deadline.

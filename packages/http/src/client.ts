@@ -50,6 +50,13 @@ export interface ConnectionOptions {
   /** A response body with no byte for this long fails with a `TimeoutError`. Default 10 s. */
   idleTimeoutMs?: number | undefined;
   /**
+   * The low-speed limit of a response body (curl's `--speed-limit`, `idleTimeoutMs` its
+   * `--speed-time`): a body still arriving that averaged fewer bytes a second than this over a
+   * stretch of `idleTimeoutMs` fails with a `TimeoutError` saying how slow it came, long before
+   * `timeoutMs` when that is large (a chunk PUT's). Default 0: off, only the idle gap counts.
+   */
+  minBytesPerSecond?: number | undefined;
+  /**
    * Further origins (absolute URLs; only scheme, host and port count) that may receive this client's
    * requests and credentials, for deployments that serve a `statusUrl` or `uploadUrl` elsewhere.
    * Off by default: any URL on another origin than `baseUrl`'s is refused before sending.
@@ -95,6 +102,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Overrides the client's `idleTimeoutMs` for this request. */
   idleTimeoutMs?: number;
+  /** Overrides the client's `minBytesPerSecond` for this request. */
+  minBytesPerSecond?: number;
   /** Overrides of the client's policy, or `false` for a single attempt. */
   retry?: Partial<RetryPolicy> | false;
   /**
@@ -206,6 +215,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         correlationId,
         timeoutMs: request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         idleTimeoutMs: request.idleTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+        minBytesPerSecond: request.minBytesPerSecond ?? options.minBytesPerSecond ?? 0,
       };
       const observation = observeRequest(observing, method, url, correlationId);
       const started = Date.now();

@@ -421,7 +421,10 @@ describe("a service that acknowledges chunks with 308 and never names its offset
     try {
       expect(readingOf(other.sim, 12)).toBe("resume-308");
       const bytes = patterned(2 * 64 * 1024 + 5, 3);
-      const result = await other.uploader.upload(bytes, { fileName: "a.pdf", contentType: "application/pdf" });
+      const result = await other.uploader.upload(bytes, {
+        fileName: "a.pdf",
+        contentType: "application/pdf",
+      });
       expect(other.sim.control.upload(result.uploadId).sha256).toBe(sha256(bytes));
       expect(events.filter((e) => e.status === 308)).toEqual([{ status: 308 }, { status: 308 }]);
       expect(levels.filter((level) => level !== "debug")).toEqual([]);
