@@ -13,10 +13,10 @@ import type { RequestBudget } from "./budget.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import type { RequestHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
-import { observeRequest } from "./observe.js";
+import { type AttemptObservation, observeRequest } from "./observe.js";
 import { createOriginPolicy } from "./origin.js";
 import type { RequestBody } from "./request-body.js";
-import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
+import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retrying } from "./retry.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
 import { type AppInfo, userAgent } from "./user-agent.js";
 
@@ -219,26 +219,38 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       };
       const observation = observeRequest(observing, method, url, correlationId);
       const started = Date.now();
-      for (let attempts = 1; ; attempts++) {
-        const observed = observation.attempt(attempts);
-        try {
-          const result = await attempt<T>(transport, sent, observed);
-          observed.ended({ status: result.status });
-          observation.finished({ status: result.status, attempts });
-          return { ...result, attempts, durationMs: Date.now() - started };
-        } catch (error) {
-          const typed = error as PromoReviewError;
-          observed.ended({ status: typed.status, error: typed });
-          if (single || attempts > retry.limit || !isSafeToRetry(typed, idempotent, retry)) {
-            observation.finished({ error: typed, attempts });
+      // The attempt under way: its observer is told of the retry that follows its failure.
+      let observed: AttemptObservation | undefined;
+      return retrying(
+        async (attempts) => {
+          observed = observation.attempt(attempts);
+          try {
+            const result = await attempt<T>(transport, sent, observed);
+            observed.ended({ status: result.status });
+            observation.finished({ status: result.status, attempts });
+            return { ...result, attempts, durationMs: Date.now() - started };
+          } catch (error) {
+            const typed = error as PromoReviewError;
+            observed.ended({ status: typed.status, error: typed });
             throw typed;
           }
-          const delayMs = retryDelay(typed, attempts, retry);
-          observed.retrying(typed, delayMs);
-          request.onRetry?.({ retry: attempts, error: typed, delayMs });
-          await sleep(delayMs, request.signal);
-        }
-      }
+        },
+        {
+          shouldRetry(error, attempts) {
+            const typed = error as PromoReviewError;
+            const again = !single && attempts <= retry.limit && isSafeToRetry(typed, idempotent, retry);
+            if (!again) observation.finished({ error: typed, attempts });
+            return again;
+          },
+          policy: retry,
+          onRetry(error, attempts, delayMs) {
+            const typed = error as PromoReviewError;
+            observed?.retrying(typed, delayMs);
+            request.onRetry?.({ retry: attempts, error: typed, delayMs });
+          },
+          signal: request.signal,
+        },
+      );
     },
   };
 }

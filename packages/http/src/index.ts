@@ -47,8 +47,10 @@ export {
 export {
   DEFAULT_RETRY,
   isSafeToRetry,
+  type RetryLoop,
   type RetryPolicy,
   retryDelay,
+  retrying,
   sleep,
 } from "./retry.js";
 export { settleBoundMs } from "./settle-bound.js";
