@@ -1,3 +1,4 @@
+import { readCapped } from "@promo-review/errors/internal";
 import { setLongTimeout } from "./timers.js";
 
 /** How a response body is read. */
@@ -12,7 +13,7 @@ export interface ReadBodyOptions {
    * `idleTimeoutMs` as its `--speed-time`). 0 or absent: only the idle gap counts.
    */
   minBytesPerSecond?: number | undefined;
-  /** Bytes kept at most; the rest is cancelled (an error page can be huge). */
+  /** Bytes read at most (and the piece that crossed it); the rest is cancelled (an error page can be huge). */
   limit: number;
 }
 
@@ -27,24 +28,17 @@ export async function readBody(response: Response, options: ReadBodyOptions): Pr
   if (!response.body) return "";
   const reader = response.body.getReader();
   const pace = paceWatch(options);
-  const decoder = new TextDecoder();
-  let text = "";
-  let read = 0;
-  let finished = false;
+  let complete = false;
   try {
-    while (read < options.limit) {
-      const { done, value } = await nextPiece(reader, options);
-      if (done) {
-        finished = true;
-        break;
-      }
-      read += value.byteLength;
-      pace(value.byteLength);
-      text += decoder.decode(value, { stream: true });
-    }
-    return text + decoder.decode();
+    const read = await readCapped(async () => {
+      const piece = await nextPiece(reader, options);
+      if (!piece.done) pace(piece.value.byteLength);
+      return piece;
+    }, options.limit);
+    complete = read.complete;
+    return new TextDecoder().decode(read.bytes);
   } finally {
-    if (!finished) await reader.cancel().catch(() => {});
+    if (!complete) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }

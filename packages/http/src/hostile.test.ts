@@ -293,7 +293,7 @@ describe("a low-speed limit ends a body that trickles slower than minBytesPerSec
       baseUrl: service.url,
       ...credentials,
       timeoutMs: 600_000,
-      idleTimeoutMs: 300,
+      idleTimeoutMs: 1000,
       minBytesPerSecond: 100,
       retry: false,
     });
@@ -309,12 +309,13 @@ describe("a low-speed limit ends a body that trickles slower than minBytesPerSec
 
   it("a body that keeps pace is read whole however long it takes; a request may set its own floor", async () => {
     const service = await start();
-    const body = JSON.stringify({ padding: "x".repeat(40) });
-    service.on(/.*/, trickle(200, { body, everyMs: 10 }));
+    // 50 bytes a second for about 2 s, against a floor of 5 over each 500 ms: ten times the pace needed.
+    const body = JSON.stringify({ padding: "x".repeat(90) });
+    service.on(/.*/, trickle(200, { body, everyMs: 20 }));
     const client = createHttpClient({
       baseUrl: service.url,
       ...credentials,
-      idleTimeoutMs: 100,
+      idleTimeoutMs: 500,
       minBytesPerSecond: 5,
       retry: false,
     });

@@ -136,7 +136,7 @@ describe("a chunk's deadline follows the work: its size, and the pace of its ans
     service.on(/PUT /, trickle(200, { everyMs: 50 }));
     const started = Date.now();
     // Default chunk deadline and floor; only the stretch the pace is measured over is small.
-    const error = await uploader({ idleTimeoutMs: 300, retry: false })
+    const error = await uploader({ idleTimeoutMs: 1000, retry: false })
       .upload(patterned(10), file)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
@@ -149,13 +149,13 @@ describe("a chunk's deadline follows the work: its size, and the pace of its ans
 
   it("the deadline is timeoutMs plus the chunk's bytes at minBytesPerSecond: the same slow answer fails a small chunk only", async () => {
     const { service, uploader } = await setup((s) => `${s.url}/v1/uploads/${uploadId}`);
-    service.on(/PUT /, after(1000));
-    const client = uploader({ timeoutMs: 300, minBytesPerSecond: 1000, retry: false });
-    // 10 bytes: 300 + 10 ms, and the answer takes a second.
+    service.on(/PUT /, after(2500));
+    const client = uploader({ timeoutMs: 1000, minBytesPerSecond: 1000, retry: false });
+    // 10 bytes: 1000 + 10 ms, and the answer takes 2.5 s.
     const small = await client.upload(patterned(10), file).catch((e: unknown) => e);
     expect(small).toBeInstanceOf(TimeoutError);
-    expect((small as Error).message).toMatch(/timed out \(the deadline of 310 ms passed\)/);
-    // 4000 bytes: 300 + 4000 ms, ample for the same answer.
+    expect((small as Error).message).toMatch(/timed out \(the deadline of 1010 ms passed\)/);
+    // 4000 bytes: 1000 + 4000 ms, ample for the same answer.
     const large = await client.upload(patterned(4000), file);
     expect(large.status).toBe("completed");
     expect(service.requests.filter((r) => r.method === "PUT").map((r) => r.bodyBytes)).toEqual([10, 4000]);
