@@ -5,6 +5,8 @@
  * change in any release. Users import from `@promo-review/errors`.
  * @packageDocumentation
  */
+
+export { type CappedRead, type NextPiece, readCapped } from "./capped-read.js";
 export {
   type ErrorContext,
   errorFromHttp,

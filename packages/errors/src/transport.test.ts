@@ -90,3 +90,21 @@ describe("network failure, timeout and abort are distinct errors", () => {
     expect(errorFromTransport("weird").mayHaveReachedServer).toBe(true);
   });
 });
+
+describe("a timeout says what ran out", () => {
+  it("the message carries a TimeoutError cause's own words, redacted; a cause without words adds nothing", () => {
+    const slow = new DOMException("the response body stalled: 3 bytes in 1000 ms", "TimeoutError");
+    const error = errorFromTransport(slow, { method: "PUT", url: "http://127.0.0.1:9/v1/uploads/u" });
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.message).toBe(
+      "PUT http://127.0.0.1:9/v1/uploads/u timed out (the response body stalled: 3 bytes in 1000 ms); the service may still have processed it [TIMEOUT]",
+    );
+    const leaky = new DOMException("waited for sk_live_secret", "TimeoutError");
+    expect(errorFromTransport(leaky, { secrets: ["sk_live_secret"] }).message).not.toContain(
+      "sk_live_secret",
+    );
+    expect(errorFromTransport(new Error("x"), { timedOut: true }).message).toBe(
+      "The request timed out; the service may still have processed it [TIMEOUT]",
+    );
+  });
+});

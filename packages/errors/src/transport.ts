@@ -39,6 +39,15 @@ function nameOf(cause: unknown): string | undefined {
 }
 
 /**
+ * What a timeout's cause says about what ran out (` (the response body stalled: ...)`), when it is a
+ * `TimeoutError` with a message: a deadline, an idle gap, a low-speed limit.
+ */
+function why(cause: unknown): string {
+  const message = nameOf(cause) === "TimeoutError" ? (cause as { message?: unknown }).message : undefined;
+  return typeof message === "string" && message !== "" ? ` (${message})` : "";
+}
+
+/**
  * Maps a failure with no HTTP answer to `AbortError`, `TimeoutError` or `NetworkError`, each saying
  * whether the request may have reached the server, so callers can decide whether a retry could
  * duplicate work.
@@ -52,7 +61,7 @@ export function errorFromTransport(cause: unknown, context: TransportContext = {
     return new TimeoutError({
       ...base,
       code: "TIMEOUT",
-      message: `${target} timed out; the service may still have processed it`,
+      message: `${target} timed out${why(cause)}; the service may still have processed it`,
       mayHaveReachedServer: context.sent ?? true,
     });
   }

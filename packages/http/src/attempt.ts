@@ -42,6 +42,23 @@ export interface AttemptRequest {
   signal?: AbortSignal | undefined;
   timeoutMs: number;
   idleTimeoutMs: number;
+  /** The low-speed limit of the answer's body (see `ConnectionOptions.minBytesPerSecond`); 0: none. */
+  minBytesPerSecond: number;
+  /** Statuses besides 2xx that are this request's answer, not a failure (see `RequestOptions.expect`). */
+  expect?: ExpectedStatuses | undefined;
+}
+
+/**
+ * The statuses a request takes as its answer on top of every 2xx: a list (`[308]`) or a predicate.
+ * A status here is read and parsed as a success is, observed as an answer, and never raised.
+ */
+export type ExpectedStatuses = readonly number[] | ((status: number) => boolean);
+
+/** Whether `status` is an answer to a request that expects `expected` (every 2xx always is). */
+export function isExpected(status: number, expected: ExpectedStatuses | undefined): boolean {
+  if (status >= 200 && status < 300) return true;
+  if (expected === undefined) return false;
+  return typeof expected === "function" ? expected(status) : expected.includes(status);
 }
 
 /** A successful attempt, before the retry loop adds `attempts` and `durationMs`. */
@@ -80,8 +97,9 @@ export async function attempt<T>(
         url = nextHop(response, { url, method, replayable: !stream, hops, policy: transport.policy });
         continue;
       }
-      const read = { signal: deadline.signal, idleTimeoutMs: request.idleTimeoutMs };
-      if (!response.ok) {
+      const { idleTimeoutMs, minBytesPerSecond } = request;
+      const read = { signal: deadline.signal, idleTimeoutMs, minBytesPerSecond };
+      if (!isExpected(response.status, request.expect)) {
         const body = await readBody(response, { ...read, limit: ERROR_LIMIT });
         // The budget learns from a 429 through a copy: the body was read here, under the deadline.
         if (response.status === 429 && transport.budget) {

@@ -70,6 +70,7 @@ const PASSED = [
   "fetch",
   "timeoutMs",
   "idleTimeoutMs",
+  "minBytesPerSecond",
   "trustedOrigins",
   "hooks",
   "logger",

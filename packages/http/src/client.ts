@@ -8,15 +8,15 @@
 import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, redactorFor } from "@promo-review/errors/internal";
 import { platformStreamFetch } from "#stream-fetch";
-import { type AttemptRequest, attempt, isStream, type Transport } from "./attempt.js";
+import { type AttemptRequest, attempt, type ExpectedStatuses, isStream, type Transport } from "./attempt.js";
 import type { RequestBudget } from "./budget.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import type { RequestHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
-import { observeRequest } from "./observe.js";
+import { type AttemptObservation, observeRequest } from "./observe.js";
 import { createOriginPolicy } from "./origin.js";
 import type { RequestBody } from "./request-body.js";
-import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retryDelay, sleep } from "./retry.js";
+import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retrying } from "./retry.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
 import { type AppInfo, userAgent } from "./user-agent.js";
 
@@ -49,6 +49,13 @@ export interface ConnectionOptions {
   timeoutMs?: number | undefined;
   /** A response body with no byte for this long fails with a `TimeoutError`. Default 10 s. */
   idleTimeoutMs?: number | undefined;
+  /**
+   * The low-speed limit of a response body (curl's `--speed-limit`, `idleTimeoutMs` its
+   * `--speed-time`): a body still arriving that averaged fewer bytes a second than this over a
+   * stretch of `idleTimeoutMs` fails with a `TimeoutError` saying how slow it came, long before
+   * `timeoutMs` when that is large (a chunk PUT's). Default 0: off, only the idle gap counts.
+   */
+  minBytesPerSecond?: number | undefined;
   /**
    * Further origins (absolute URLs; only scheme, host and port count) that may receive this client's
    * requests and credentials, for deployments that serve a `statusUrl` or `uploadUrl` elsewhere.
@@ -95,8 +102,17 @@ export interface RequestOptions {
   timeoutMs?: number | undefined;
   /** Overrides the client's `idleTimeoutMs` for this request. */
   idleTimeoutMs?: number | undefined;
+  /** Overrides the client's `minBytesPerSecond` for this request. */
+  minBytesPerSecond?: number | undefined;
   /** Overrides of the client's policy, or `false` for a single attempt. */
   retry?: Partial<RetryPolicy> | false | undefined;
+  /**
+   * Statuses besides 2xx that are this request's answer (`[308]`, or a predicate): such an answer is
+   * read and parsed as a 2xx is, resolves with its `status`, is logged at `debug` and handed to
+   * `afterResponse` as an answer, never raised as an error. A 3xx with a `Location` stays a redirect
+   * (checked and followed, or refused, hop by hop). Default: only 2xx.
+   */
+  expect?: ExpectedStatuses | undefined;
   /**
    * Whether repeating the request cannot duplicate work. Default: true for GET, HEAD, PUT, DELETE and
    * OPTIONS. Set it for a POST the service documents as a safe retry (submit, for example).
@@ -199,29 +215,42 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         correlationId,
         timeoutMs: request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         idleTimeoutMs: request.idleTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+        minBytesPerSecond: request.minBytesPerSecond ?? options.minBytesPerSecond ?? 0,
       };
       const observation = observeRequest(observing, method, url, correlationId);
       const started = Date.now();
-      for (let attempts = 1; ; attempts++) {
-        const observed = observation.attempt(attempts);
-        try {
-          const result = await attempt<T>(transport, sent, observed);
-          observed.ended({ status: result.status });
-          observation.finished({ status: result.status, attempts });
-          return { ...result, attempts, durationMs: Date.now() - started };
-        } catch (error) {
-          const typed = error as PromoReviewError;
-          observed.ended({ status: typed.status, error: typed });
-          if (single || attempts > retry.limit || !isSafeToRetry(typed, idempotent, retry)) {
-            observation.finished({ error: typed, attempts });
+      // The attempt under way: its observer is told of the retry that follows its failure.
+      let observed: AttemptObservation | undefined;
+      return retrying(
+        async (attempts) => {
+          observed = observation.attempt(attempts);
+          try {
+            const result = await attempt<T>(transport, sent, observed);
+            observed.ended({ status: result.status });
+            observation.finished({ status: result.status, attempts });
+            return { ...result, attempts, durationMs: Date.now() - started };
+          } catch (error) {
+            const typed = error as PromoReviewError;
+            observed.ended({ status: typed.status, error: typed });
             throw typed;
           }
-          const delayMs = retryDelay(typed, attempts, retry);
-          observed.retrying(typed, delayMs);
-          request.onRetry?.({ retry: attempts, error: typed, delayMs });
-          await sleep(delayMs, request.signal);
-        }
-      }
+        },
+        {
+          shouldRetry(error, attempts) {
+            const typed = error as PromoReviewError;
+            const again = !single && attempts <= retry.limit && isSafeToRetry(typed, idempotent, retry);
+            if (!again) observation.finished({ error: typed, attempts });
+            return again;
+          },
+          policy: retry,
+          onRetry(error, attempts, delayMs) {
+            const typed = error as PromoReviewError;
+            observed?.retrying(typed, delayMs);
+            request.onRetry?.({ retry: attempts, error: typed, delayMs });
+          },
+          signal: request.signal,
+        },
+      );
     },
   };
 }

@@ -49,7 +49,7 @@ export function startableDeadline(ms: number, signal?: AbortSignal | null): Star
     start() {
       if (cancel || cleared || controller.signal.aborted) return;
       cancel = setLongTimeout(
-        () => controller.abort(new DOMException(`The operation timed out after ${ms} ms`, "TimeoutError")),
+        () => controller.abort(new DOMException(`the deadline of ${ms} ms passed`, "TimeoutError")),
         ms,
       );
     },

@@ -285,6 +285,47 @@ describe("a deadline covers the whole exchange, body included", () => {
   });
 });
 
+describe("a low-speed limit ends a body that trickles slower than minBytesPerSecond", () => {
+  it("one byte every 50 ms under a 100 bytes/s floor fails after about one idleTimeoutMs, naming the slow body", async () => {
+    const service = await start();
+    service.on(/.*/, trickle(200, { everyMs: 50 }));
+    const client = createHttpClient({
+      baseUrl: service.url,
+      ...credentials,
+      timeoutMs: 600_000,
+      idleTimeoutMs: 1000,
+      minBytesPerSecond: 100,
+      retry: false,
+    });
+    const started = Date.now();
+    const error = await client.request("/v1/x").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(
+      /^GET \S+\/v1\/x timed out \(the response body stalled: \d+ bytes in \d+ ms \(\d+ bytes\/s\), under the floor of 100 bytes\/s\)/,
+    );
+    // The bound: far under timeoutMs; generous slack for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("a body that keeps pace is read whole however long it takes; a request may set its own floor", async () => {
+    const service = await start();
+    // 50 bytes a second for about 2 s, against a floor of 5 over each 500 ms: ten times the pace needed.
+    const body = JSON.stringify({ padding: "x".repeat(90) });
+    service.on(/.*/, trickle(200, { body, everyMs: 20 }));
+    const client = createHttpClient({
+      baseUrl: service.url,
+      ...credentials,
+      idleTimeoutMs: 500,
+      minBytesPerSecond: 5,
+      retry: false,
+    });
+    expect((await client.request("/v1/x")).data).toEqual(JSON.parse(body));
+    await expect(client.request("/v1/x", { minBytesPerSecond: 1_000_000 })).rejects.toBeInstanceOf(
+      TimeoutError,
+    );
+  });
+});
+
 describe("server-given waits are bounded", () => {
   for (const wait of HUGE_WAITS) {
     it(`${wait.name}: a RateLimitError at once carrying retryAfterMs, no retry, no sleep`, async () => {

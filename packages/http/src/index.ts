@@ -4,6 +4,7 @@
  * safe retries, and a slot for a rate budget: one `fetch` pipeline every package calls.
  * @packageDocumentation
  */
+export type { ExpectedStatuses } from "./attempt.js";
 export type { BudgetAdmission, BudgetedRequest, RequestBudget } from "./budget.js";
 export {
   type ConnectionOptions,
@@ -46,8 +47,10 @@ export {
 export {
   DEFAULT_RETRY,
   isSafeToRetry,
+  type RetryLoop,
   type RetryPolicy,
   retryDelay,
+  retrying,
   sleep,
 } from "./retry.js";
 export { settleBoundMs } from "./settle-bound.js";

@@ -223,3 +223,68 @@ describe("the rate budget beside our hooks", () => {
     }
   });
 });
+
+describe("a request declares the statuses it expects: such an answer is observed as an answer", () => {
+  const resumeIncomplete = (_req: unknown, res: import("node:http").ServerResponse) => {
+    res.writeHead(308, { range: "bytes=0-9", "x-correlation-id": "cid-308" });
+    res.end();
+  };
+  it("a PUT expecting 308 resolves with it: no error, no warning, afterResponse sees the status alone", async () => {
+    const server = await scriptedServer(resumeIncomplete);
+    const { calls, hooks, logger, lines } = recorder();
+    try {
+      const http = createHttpClient({ baseUrl: server.url, ...credentials, hooks, logger });
+      const result = await http.request("/v1/uploads/u", {
+        method: "PUT",
+        body: "0123456789",
+        expect: [308],
+      });
+      expect(result).toMatchObject({ status: 308, data: undefined, correlationId: "cid-308", attempts: 1 });
+      expect(result.headers.get("range")).toBe("bytes=0-9");
+      expect(calls.map((c) => c.name)).toEqual(["beforeRequest", "afterResponse"]);
+      expect(calls[1]?.event.status).toBe(308);
+      expect(calls[1]?.event.error).toBeUndefined();
+      expect(lines.map((l) => l.level)).toEqual(["debug"]);
+      expect(lines[0]?.message).toMatch(/PUT \S+ -> 308 in/);
+    } finally {
+      await server.close();
+    }
+  });
+  it("a predicate serves as well; a JSON body of an expected status is parsed as a 2xx body is", async () => {
+    const server = await scriptedServer(json(409, { state: "busy" }));
+    try {
+      const http = createHttpClient({ baseUrl: server.url, ...credentials });
+      const result = await http.request("/v1/x", { expect: (status) => status === 409 });
+      expect(result).toMatchObject({ status: 409, data: { state: "busy" } });
+    } finally {
+      await server.close();
+    }
+  });
+  it("without expect, the same 308 is an UNEXPECTED_RESPONSE, logged at warn and handed to hooks as an error", async () => {
+    const server = await scriptedServer(resumeIncomplete);
+    const { calls, hooks, logger, lines } = recorder();
+    try {
+      const http = createHttpClient({ baseUrl: server.url, ...credentials, hooks, logger });
+      const error = await http.request("/v1/uploads/u", { method: "PUT", body: "x" }).catch((e) => e);
+      expect(error).toMatchObject({ code: "UNEXPECTED_RESPONSE", status: 308 });
+      expect(calls[1]?.event.error?.code).toBe("UNEXPECTED_RESPONSE");
+      expect(lines.map((l) => l.level)).toEqual(["warn"]);
+    } finally {
+      await server.close();
+    }
+  });
+  it("a 308 with a Location stays a redirect, checked by the origin policy, even when 308 is expected", async () => {
+    const server = await scriptedServer((_req, res) => {
+      res.writeHead(308, { location: "http://127.0.0.1:9/elsewhere" });
+      res.end();
+    });
+    try {
+      const http = createHttpClient({ baseUrl: server.url, ...credentials });
+      const error = await http.request("/v1/x", { method: "PUT", body: "x", expect: [308] }).catch((e) => e);
+      expect(error).toMatchObject({ code: "FOREIGN_ORIGIN" });
+      expect(server.seen).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -7,7 +7,7 @@ import {
 } from "@promo-review/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY, isSafeToRetry, resolveUrl, retryDelay, sleep } from "./index.js";
+import { DEFAULT_RETRY, isSafeToRetry, resolveUrl, retryDelay, retrying, sleep } from "./index.js";
 
 describe("backoff: exponential with full jitter, Retry-After taken as said", () => {
   it("stays within [0, min(max, base * 2^(n-1))]", () => {
@@ -43,6 +43,65 @@ describe("what is safe to retry", () => {
     ["unknown", new PromoReviewError({ code: "X", message: "m" }), true, false],
   ])("%s", (_label, error, idempotent, expected) => {
     expect(isSafeToRetry(error, idempotent, DEFAULT_RETRY)).toBe(expected);
+  });
+});
+
+describe("one retry loop: attempts until the predicate refuses, waits by the same rules", () => {
+  const throttled = (ms: number) =>
+    new RateLimitError({ code: "RATE_LIMITED", message: "m", retryAfterMs: ms });
+  it("retries what the predicate accepts, waiting the server's Retry-After, and resolves with the first success", async () => {
+    const told: [number, number][] = [];
+    const result = await retrying(
+      async (attempt) => {
+        if (attempt < 3) throw throttled(attempt);
+        return `done at ${attempt}`;
+      },
+      {
+        shouldRetry: (error) => error instanceof RateLimitError,
+        onRetry: (_e, n, ms) => void told.push([n, ms]),
+      },
+    );
+    expect(result).toBe("done at 3");
+    expect(told).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+  it("ends with the very error the predicate refused; backoff follows the policy, a custom wait may replace it", async () => {
+    const last = new ServerError({ code: "INTERNAL_ERROR", message: "m" });
+    const waits: number[] = [];
+    const policy = { ...DEFAULT_RETRY, baseDelayMs: 8, random: () => 0.5 };
+    const failing = retrying(
+      async () => {
+        throw last;
+      },
+      {
+        shouldRetry: (_error, attempt) => attempt <= 2,
+        policy,
+        wait: async (ms) => void waits.push(ms),
+      },
+    );
+    await expect(failing).rejects.toBe(last);
+    expect(waits).toEqual([4, 8]);
+    const fixed = retrying(
+      async (attempt) => {
+        if (attempt === 1) throw last;
+        return attempt;
+      },
+      { shouldRetry: () => true, delayMs: () => 0 },
+    );
+    await expect(fixed).resolves.toBe(2);
+  });
+  it("an abort during the wait ends the loop with an AbortError", async () => {
+    const controller = new AbortController();
+    const looping = retrying(
+      async () => {
+        controller.abort();
+        throw throttled(60_000);
+      },
+      { shouldRetry: () => true, signal: controller.signal },
+    );
+    await expect(looping).rejects.toMatchObject({ code: "ABORTED" });
   });
 });
 

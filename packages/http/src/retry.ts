@@ -100,3 +100,46 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     else signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/** How {@link retrying} decides, waits and tells. */
+export interface RetryLoop {
+  /**
+   * Whether the failure of attempt `attempt` (1-based) is tried again: the predicate, limits
+   * included. False ends the loop with that very error.
+   */
+  shouldRetry(error: unknown, attempt: number): boolean;
+  /** Computes the default wait (`retryDelay`: Retry-After as said, jittered backoff). Default `DEFAULT_RETRY`. */
+  policy?: RetryPolicy | undefined;
+  /** The wait before the next attempt, when `retryDelay` of the error is not it. */
+  delayMs?: ((error: unknown, attempt: number) => number) | undefined;
+  /** Told before each wait: the failed attempt, its error and the wait. */
+  onRetry?: ((error: unknown, attempt: number, delayMs: number) => void) | undefined;
+  /**
+   * The wait itself. Default `sleep(delayMs, signal)`; a loop that waits for something else (uploads
+   * becoming ready) passes its own, which may end the loop by throwing.
+   */
+  wait?: ((delayMs: number, error: unknown, attempt: number) => Promise<void>) | undefined;
+  /** Ends a wait at once with an `AbortError`. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Runs `attempt(1)`, and after each failure `shouldRetry` accepts, waits and runs the next one: the
+ * one retry loop of the SDK (the HTTP client's, the 409 wait for uploads, the comment reply), so the
+ * delay rules (a server's `Retry-After` honoured, bounded by `isSafeToRetry`'s hour; jittered
+ * backoff under `maxDelayMs`; abort) are the same everywhere. Resolves with the first success.
+ */
+export async function retrying<T>(attempt: (attempt: number) => Promise<T>, loop: RetryLoop): Promise<T> {
+  for (let number = 1; ; number++) {
+    try {
+      return await attempt(number);
+    } catch (error) {
+      if (!loop.shouldRetry(error, number)) throw error;
+      const delayMs =
+        loop.delayMs?.(error, number) ??
+        retryDelay(error as PromoReviewError, number, loop.policy ?? DEFAULT_RETRY);
+      loop.onRetry?.(error, number, delayMs);
+      await (loop.wait ? loop.wait(delayMs, error, number) : sleep(delayMs, loop.signal));
+    }
+  }
+}

@@ -4,8 +4,7 @@ import {
   DEFAULT_RETRY,
   type HttpClient,
   responseMetadata,
-  retryDelay,
-  sleep,
+  retrying,
   type WithResponse,
   withResponse,
 } from "@promo-review/http";
@@ -40,8 +39,8 @@ export async function postCommentReply(
     random: options.random ?? Math.random,
   };
   const json = { ...body, parentCommentId: commentId };
-  for (let attempt = 1; ; attempt++) {
-    try {
+  return retrying(
+    async (attempt) => {
       const answer = await http.request<Record<string, unknown>>(path, {
         method: "POST",
         json,
@@ -53,11 +52,13 @@ export async function postCommentReply(
       const { data, correlationId } = answer;
       const reply = { parentCommentId: commentId, ...data, correlationId, replyAttempts: attempt };
       return withResponse(reply, responseMetadata(answer, http.redact));
-    } catch (error) {
-      if (!(error instanceof ParentNotFoundError) || attempt >= maxAttempts) throw error;
-      const delayMs = retryDelay(error, attempt, policy);
-      options.onRetry?.({ attempt, error, delayMs });
-      await sleep(delayMs, options.signal);
-    }
-  }
+    },
+    {
+      shouldRetry: (error, attempt) => error instanceof ParentNotFoundError && attempt < maxAttempts,
+      policy,
+      onRetry: (error, attempt, delayMs) =>
+        options.onRetry?.({ attempt, error: error as ParentNotFoundError, delayMs }),
+      signal: options.signal,
+    },
+  );
 }

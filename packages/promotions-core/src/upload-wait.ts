@@ -9,7 +9,7 @@
  */
 import { AbortError, UploadNotReadyError } from "@promo-review/errors";
 import { errorFromTransport, isUuid, unexpectedResponse } from "@promo-review/errors/internal";
-import { DEFAULT_RETRY, deadlineSignal, retryDelay, sleep } from "@promo-review/http";
+import { DEFAULT_RETRY, deadlineSignal, retryDelay, retrying, sleep } from "@promo-review/http";
 
 /** Waits until the given uploads are ready; rejects when one cannot become ready. */
 export type UploadWaiter = (uploadIds: string[], options: { signal?: AbortSignal }) => Promise<void>;
@@ -45,12 +45,6 @@ function checkNotReadyIds(error: UploadNotReadyError, operation: string): string
   return ids;
 }
 
-/** Backs off (exponentially, with jitter) when nothing can tell when the uploads are ready. */
-function backoffWaiter(intervalMs: number): (round: number, signal: AbortSignal) => Promise<void> {
-  const policy = { ...DEFAULT_RETRY, baseDelayMs: intervalMs, maxDelayMs: Math.max(intervalMs, 10_000) };
-  return (round, signal) => sleep(retryDelay(undefined, round, policy), signal);
-}
-
 function tooLong(last: UploadNotReadyError, timeoutMs: number): UploadNotReadyError {
   return new UploadNotReadyError({
     code: last.code,
@@ -72,13 +66,16 @@ export async function sendWaitingForUploads<T>(
   signal: AbortSignal | undefined,
 ): Promise<T> {
   const deadline = Date.now() + options.timeoutMs;
-  const fallback = backoffWaiter(options.intervalMs);
   const waiter = options.waitForUploads;
-  for (let round = 1; ; round++) {
-    try {
-      return await send();
-    } catch (error) {
-      if (!(error instanceof UploadNotReadyError)) throw error;
+  // Without a waiter, nothing can tell when the uploads are ready: back off, exponentially with jitter.
+  const { intervalMs } = options;
+  const policy = { ...DEFAULT_RETRY, baseDelayMs: intervalMs, maxDelayMs: Math.max(intervalMs, 10_000) };
+  return retrying(send, {
+    shouldRetry: (error) => error instanceof UploadNotReadyError,
+    // The backoff's own step: a 409 names no wait of its own that could mean "ready by then".
+    delayMs: (_error, round) => retryDelay(undefined, round, policy),
+    async wait(delayMs, raw) {
+      const error = raw as UploadNotReadyError;
       const ids = checkNotReadyIds(error, options.operation ?? "promotions.create");
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw tooLong(error, options.timeoutMs);
@@ -86,7 +83,7 @@ export async function sendWaitingForUploads<T>(
       const bounded = limit.signal;
       try {
         if (waiter) await waiter(ids, { signal: bounded });
-        else await fallback(round, bounded);
+        else await sleep(delayMs, bounded);
       } catch (waitError) {
         // An injected waiter may reject with anything on abort; the caller always gets an AbortError.
         if (signal?.aborted) {
@@ -100,6 +97,6 @@ export async function sendWaitingForUploads<T>(
       } finally {
         limit.clear();
       }
-    }
-  }
+    },
+  });
 }

@@ -5,6 +5,13 @@ import type { AcquireOptions, Admission, FetchLike } from "./types.js";
  * `request` again, up to `maxThrottleRetries` times; each resend takes budget, since the server
  * counts it. Returns the first answer that is not a 429, else the last 429 (`undefined` when no
  * resend is allowed). A 429 means "not processed", so resending even a POST cannot duplicate work.
+ *
+ * Why not `retrying` from `@promo-review/http`, the SDK's one retry loop: this loop retries on an
+ * answer (a 429 is returned to `fetch`'s caller, never thrown), and its wait is not a delay it
+ * computes but the budget's own admission, paused by `learn` for the server's Retry-After under the
+ * same one-hour bound (`isOverWaitBound` from `@promo-review/errors/internal`). Taking http's loop
+ * would add a dependency on http to a package that serves ky and plain `fetch` users without it,
+ * to replace three lines of loop.
  */
 export async function resendWhileThrottled(
   admission: Admission,

@@ -2,6 +2,7 @@ import { ForeignOriginError, RateLimitError, TimeoutError } from "@promo-review/
 import { MAX_SERVER_WAIT_MS } from "@promo-review/errors/internal";
 import { describe, expect, it } from "vitest";
 import {
+  type Answer,
   type HostileServer,
   HUGE_WAITS,
   hugeWait,
@@ -116,4 +117,56 @@ describe("a huge server-given wait fails at once", () => {
       expect(service.requests).toHaveLength(3);
     });
   }
+});
+
+describe("a chunk's deadline follows the work: its size, and the pace of its answer", () => {
+  /** Answers completed after `ms`, as a service busy storing a large chunk would. */
+  const after =
+    (ms: number): Answer =>
+    (res, request) => {
+      const timer = setTimeout(
+        () => json(200, { uploadId, receivedBytes: request.bodyBytes, status: "completed" })(res, request),
+        ms,
+      );
+      res.on("close", () => clearTimeout(timer));
+    };
+
+  it("a small chunk whose answer trickles fails in about idleTimeoutMs, a TimeoutError naming the slow body", async () => {
+    const { service, uploader } = await setup((s) => `${s.url}/v1/uploads/${uploadId}`);
+    service.on(/PUT /, trickle(200, { everyMs: 50 }));
+    const started = Date.now();
+    // Default chunk deadline and floor; only the stretch the pace is measured over is small.
+    const error = await uploader({ idleTimeoutMs: 1000, retry: false })
+      .upload(patterned(10), file)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toMatch(
+      /stopped at byte 0 of 10: PUT \S+ timed out \(the response body stalled: \d+ bytes in \d+ ms \(\d+ bytes\/s\), under the floor of 65536 bytes\/s\)/,
+    );
+    // The bound: well under the 30 s the chunk's deadline gives; slack for a loaded machine.
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it("the deadline is timeoutMs plus the chunk's bytes at minBytesPerSecond: the same slow answer fails a small chunk only", async () => {
+    const { service, uploader } = await setup((s) => `${s.url}/v1/uploads/${uploadId}`);
+    service.on(/PUT /, after(2500));
+    const client = uploader({ timeoutMs: 1000, minBytesPerSecond: 1000, retry: false });
+    // 10 bytes: 1000 + 10 ms, and the answer takes 2.5 s.
+    const small = await client.upload(patterned(10), file).catch((e: unknown) => e);
+    expect(small).toBeInstanceOf(TimeoutError);
+    expect((small as Error).message).toMatch(/timed out \(the deadline of 1010 ms passed\)/);
+    // 4000 bytes: 1000 + 4000 ms, ample for the same answer.
+    const large = await client.upload(patterned(4000), file);
+    expect(large.status).toBe("completed");
+    expect(service.requests.filter((r) => r.method === "PUT").map((r) => r.bodyBytes)).toEqual([10, 4000]);
+  });
+
+  it("a fixed chunkTimeoutMs still wins over the size", async () => {
+    const { service, uploader } = await setup((s) => `${s.url}/v1/uploads/${uploadId}`);
+    service.on(/PUT /, after(1000));
+    const error = await uploader({ chunkTimeoutMs: 300, minBytesPerSecond: 1, retry: false })
+      .upload(patterned(4000), file)
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/the deadline of 300 ms passed/);
+  });
 });

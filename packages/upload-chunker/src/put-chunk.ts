@@ -17,12 +17,37 @@ import { contentRange } from "./chunks.js";
 import type { UploadStatus } from "./types.js";
 import { byteOffsetOf, UPLOAD_STATUSES } from "./wait.js";
 
+/** The statuses besides 2xx a chunk PUT takes as the service's answer. */
+const CHUNK_ANSWERS = [308] as const;
+
 /** The file service's answer to a chunk. */
 export interface ChunkAnswer {
   /** The next byte the service expects; from the answer, else the end of the chunk just sent. */
   receivedBytes: number;
   status: UploadStatus | undefined;
   correlationId: string;
+}
+
+/** The default slowest transfer a chunk is given time for: 64 KiB a second (a 512 kbit/s uplink). */
+export const DEFAULT_CHUNK_MIN_BYTES_PER_SECOND = 64 * 1024;
+
+/** What a chunk's deadline follows when none is fixed: a base for the exchange, and a floor on speed. */
+export interface ChunkPace {
+  /** The time a small exchange gets: the uploader's `timeoutMs` (default 30 s). */
+  readonly baseMs: number;
+  /**
+   * The slowest speed allowed: a chunk gets `bytes ÷ minBytesPerSecond` on top of `baseMs`, and its
+   * answer's body must keep this pace over every `idleTimeoutMs` stretch (the client's low-speed limit).
+   */
+  readonly minBytesPerSecond: number;
+}
+
+/**
+ * The deadline of one chunk PUT of `bytes` when none is fixed: the base plus the time its bytes take at
+ * the slowest allowed speed. A 10-byte chunk gets 30 s, a 50 MiB one 30 s + 800 s at the defaults.
+ */
+export function chunkDeadlineMs(bytes: number, pace: ChunkPace): number {
+  return pace.baseMs + Math.ceil((bytes * 1000) / pace.minBytesPerSecond);
 }
 
 /** Which chunk one PUT sends: the upload loop holds these under the same names. */
@@ -36,11 +61,16 @@ export interface ChunkTarget {
   readonly size: number;
   readonly signal?: AbortSignal | undefined;
   readonly correlationId?: string | undefined;
+  /** What the deadline follows when the caller fixed none. */
+  readonly chunkPace: ChunkPace;
 }
 
 /**
  * Sends one chunk with its exact `Content-Range`, once: the retries are the caller's, because a
- * retried chunk needs a fresh body and may need the server's offset first.
+ * retried chunk needs a fresh body and may need the server's offset first. Without a fixed
+ * `timeoutMs` the deadline follows the chunk's size (`chunkDeadlineMs`), and the answer's body is read
+ * under the pace's low-speed limit: a small exchange that stalls fails in seconds, a large slow one
+ * gets its time.
  */
 export async function putChunk(
   http: HttpClient,
@@ -48,27 +78,22 @@ export async function putChunk(
   body: RequestBody,
   timeoutMs: number | undefined,
 ): Promise<ChunkAnswer> {
-  const result = await http
-    .request<unknown>(chunk.uploadUrl, {
-      method: "PUT",
-      body,
-      headers: {
-        "Content-Range": contentRange(chunk.start, chunk.end, chunk.size),
-        "Content-Type": "application/octet-stream",
-      },
-      retry: false,
-      signal: chunk.signal,
-      correlationId: chunk.correlationId,
-      timeoutMs,
-    })
-    .catch((error: PromoReviewError) => {
-      // 308 "Resume Incomplete" (the resumable-upload convention): the chunk was stored, more expected.
-      // A 308 is seen here only as an answer without a Location (a redirect is the pipeline's and
-      // never reaches this point as anything but a refusal).
-      if (error.status === 308 && error.code === "UNEXPECTED_RESPONSE")
-        return { data: undefined, correlationId: error.correlationId ?? chunk.correlationId ?? "" };
-      throw error;
-    });
+  const result = await http.request<unknown>(chunk.uploadUrl, {
+    method: "PUT",
+    body,
+    headers: {
+      "Content-Range": contentRange(chunk.start, chunk.end, chunk.size),
+      "Content-Type": "application/octet-stream",
+    },
+    // 308 "Resume Incomplete" (the resumable-upload convention) is an answer: the chunk was stored,
+    // more expected. A 308 with a Location stays a redirect, the pipeline's to check.
+    expect: CHUNK_ANSWERS,
+    retry: false,
+    minBytesPerSecond: chunk.chunkPace.minBytesPerSecond,
+    timeoutMs: timeoutMs ?? chunkDeadlineMs(chunk.end - chunk.start, chunk.chunkPace),
+    signal: chunk.signal,
+    correlationId: chunk.correlationId,
+  });
   // The chunk answer is not shown in the spec: whatever it holds is read only when it makes sense
   // (a byte offset, a status of the upload enum), and any 2xx without them means the chunk was stored.
   // A claim beyond the bytes sent is the caller's to refuse (it knows what was sent).

@@ -402,6 +402,31 @@ describe("runtimes that cannot stream a request body", () => {
 });
 
 describe("a service that acknowledges chunks with 308 and never names its offset (profile 2: docs/gaps.md rows 7, 12)", () => {
+  it("a 308 acknowledgement is an answer: no warning logged, afterResponse hooks see the status and no error", async () => {
+    const events: { status?: number | undefined; code?: string | undefined }[] = [];
+    const levels: string[] = [];
+    const at = (level: string) => () => void levels.push(level);
+    const other = await simulatorWithUploader(
+      { maxChunkSize: 64 * 1024, profile: 2 },
+      {
+        hooks: { afterResponse: (e) => void events.push({ status: e.status, code: e.error?.code }) },
+        logger: { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") },
+      },
+    );
+    try {
+      expect(readingOf(other.sim, 12)).toBe("resume-308");
+      const bytes = patterned(2 * 64 * 1024 + 5, 3);
+      const result = await other.uploader.upload(bytes, {
+        fileName: "a.pdf",
+        contentType: "application/pdf",
+      });
+      expect(other.sim.control.upload(result.uploadId).sha256).toBe(sha256(bytes));
+      expect(events.filter((e) => e.status === 308)).toEqual([{ status: 308 }, { status: 308 }]);
+      expect(levels.filter((level) => level !== "debug")).toEqual([]);
+    } finally {
+      await other.sim.close();
+    }
+  });
   it("stores the file intact, and a 409 naming no offset is retried on the same range", async () => {
     let answered = false;
     // A 409 with no details, as a busy service might answer; its status read names no offset either.

@@ -30,7 +30,10 @@ export interface UploaderOptions extends HttpClientSource {
    * another host). Off by default: an `uploadUrl` on another origin fails the upload, nothing sent.
    */
   trustedOrigins?: readonly string[];
-  /** Deadline of initiation and status requests, body included (default 30 s; chunks: `chunkTimeoutMs`). */
+  /**
+   * Deadline of initiation and status requests, body included (default 30 s); the base of a chunk's
+   * deadline, which adds the time its bytes take (see `chunkTimeoutMs`).
+   */
   timeoutMs?: number;
   /** A ready client for the file service, instead of `filesUrl` and the credentials. */
   http?: HttpClient;
@@ -59,8 +62,19 @@ export interface UploaderOptions extends HttpClientSource {
    * retry policy's backoff), so an offset that keeps moving never becomes a tight loop of PUTs.
    */
   maxResyncs?: number;
-  /** Longest time one chunk PUT may take (default 10 minutes: a 50 MB chunk on a slow link). */
+  /**
+   * A fixed deadline for each chunk PUT, until its answer is read. Default: none fixed, the deadline
+   * follows the chunk: `timeoutMs` (default 30 s) plus the chunk's bytes at `minBytesPerSecond`
+   * (default 64 KiB/s), so a 10-byte chunk gets 30 s and a 50 MiB one about 14 minutes.
+   */
   chunkTimeoutMs?: number;
+  /**
+   * The slowest transfer allowed (default {@link DEFAULT_CHUNK_MIN_BYTES_PER_SECOND}, 64 KiB/s for
+   * chunks): each chunk's deadline gets its bytes' time at this speed, and a chunk answer whose body
+   * averages less over an `idleTimeoutMs` stretch fails with a `TimeoutError` naming the slow body.
+   * Set here it is also the low-speed limit of the uploader's other answers (see `HttpClientSource`).
+   */
+  minBytesPerSecond?: number | undefined;
   /**
    * Stream chunk bodies (bytes counted as the network takes them). Default: yes where request streams
    * work on any HTTP version (Node, Deno, Bun, Workers); in browsers chunks go as Blobs.

@@ -4,6 +4,7 @@
  */
 import type { HttpClient, Logger, RetryPolicy } from "@promo-review/http";
 import type { MeteredClient } from "./metered-client.js";
+import type { ChunkPace } from "./put-chunk.js";
 import type { ByteSource, ResumeStore, UploadEvents, UploadOptions } from "./types.js";
 
 /** What the uploader shares with each upload: its options, resolved. */
@@ -18,7 +19,10 @@ export interface UploaderSettings {
   /** How far a stream source is read past the chunk being sent (see `UploaderOptions.readAheadBytes`). */
   readAheadBytes: number;
   pollIntervalMs: number;
-  chunkTimeoutMs: number;
+  /** A fixed deadline per chunk PUT, when the caller set one; else the deadline follows `chunkPace`. */
+  chunkTimeoutMs: number | undefined;
+  /** What a chunk's deadline and its answer's low-speed limit follow (see `ChunkPace`). */
+  chunkPace: ChunkPace;
   /** Times the service may move its offset back before the upload ends (see `UploaderOptions.maxResyncs`). */
   maxResyncs: number;
 }

@@ -3,9 +3,10 @@
  * `resume` or `start` is one file.
  */
 import { localValidationError } from "@promo-review/errors/internal";
-import { DEFAULT_RETRY, httpClientFrom, withResponse } from "@promo-review/http";
+import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, httpClientFrom, withResponse } from "@promo-review/http";
 import { streamingByDefault } from "./chunks.js";
 import { meteredClient } from "./metered-client.js";
+import { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 import { memoryResumeStore } from "./resume-store.js";
 import type { Uploader, UploaderOptions, UploadOptions, UploadSource } from "./types.js";
 import { Upload } from "./upload.js";
@@ -39,7 +40,11 @@ export function createUploader(options: UploaderOptions): Uploader {
     streaming: options.streamRequestBodies ?? streamingByDefault(),
     readAheadBytes: readAheadOf(options.readAheadBytes),
     pollIntervalMs: options.pollIntervalMs ?? 250,
-    chunkTimeoutMs: options.chunkTimeoutMs ?? 600_000,
+    chunkTimeoutMs: options.chunkTimeoutMs,
+    chunkPace: {
+      baseMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      minBytesPerSecond: options.minBytesPerSecond || DEFAULT_CHUNK_MIN_BYTES_PER_SECOND,
+    },
     maxResyncs: options.maxResyncs ?? DEFAULT_MAX_RESYNCS,
   };
   const start = (source: UploadSource, options: UploadOptions & { uploadId?: string | undefined } = {}) =>
