@@ -1,3 +1,9 @@
+/** A log's admissions as plain data: settled times in order, and the unsettled tickets. */
+export interface WindowLogSnapshot {
+  times: number[];
+  pending: { ticket: string; at: number }[];
+}
+
 /**
  * An exact sliding-window log. A fixed window (reset every minute) lets up to twice the limit through
  * across its edge; a token bucket lets `limit` through at once and then refills, which also exceeds the
@@ -115,6 +121,27 @@ export class SlidingWindowLog {
   count(now: number): number {
     this.#expire(now);
     return this.#size + this.#pending.length;
+  }
+
+  /**
+   * The admissions inside the window ending at `now`, as plain data, for a store that keeps budgets
+   * across restarts (the Durable Object). {@link restore} reads it back into an empty log.
+   */
+  snapshot(now: number): WindowLogSnapshot {
+    this.#expire(now);
+    const times: number[] = [];
+    for (let i = 0; i < this.#size; i++) times.push(this.#times[(this.#head + i) % this.#times.length]!);
+    return { times, pending: this.#pending.map((p) => ({ ticket: p.ticket, at: p.at })) };
+  }
+
+  /** Records a {@link snapshot} of a log of the same shape into this empty one. */
+  restore(snapshot: WindowLogSnapshot): void {
+    if (this.#size + this.#pending.length > 0) throw new RangeError("restore() needs an empty log");
+    if (snapshot.times.length + snapshot.pending.length > this.limit) {
+      throw new RangeError(`a snapshot of more than ${this.limit} admissions does not fit this log`);
+    }
+    for (const at of snapshot.times) this.#push(at);
+    this.#pending = snapshot.pending.map((p) => ({ ticket: p.ticket, at: p.at }));
   }
 
   #push(now: number): void {
