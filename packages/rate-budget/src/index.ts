@@ -10,7 +10,7 @@ export { type Clock, systemClock } from "./clock.js";
 export { BUDGET_CODES } from "./errors.js";
 export { budgetedFetch } from "./fetch.js";
 export { keyIdOf } from "./key-id.js";
-export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
+export { type KeySnapshot, MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
 export {
   type BudgetRequest,
   type BudgetRule,
@@ -19,7 +19,7 @@ export {
   type RouteTarget,
   type WindowSpec,
 } from "./rules.js";
-export { SlidingWindowLog } from "./sliding-window.js";
+export { SlidingWindowLog, type WindowLogSnapshot } from "./sliding-window.js";
 export type { BudgetStore, Decision } from "./store.js";
 export type {
   AcquireOptions,

@@ -16,6 +16,11 @@ export interface DurableObjectReplayStoreOptions {
    * `REPLAY_STORE_FAILED` and the delivery is not processed (the sender retries).
    */
   timeoutMs?: number | undefined;
+  /**
+   * The request's `ctx.waitUntil`, so that the undo of a claim whose answer came too late still
+   * reaches the object after the Worker has answered (without it the runtime may cancel the undo).
+   */
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 // The URL only carries the command's name into the object: a stub's fetch never leaves Cloudflare.
@@ -58,18 +63,27 @@ export function durableObjectReplayStore(
     async claim(id, ttlMs) {
       const stub = namespace.get(namespace.idFromName(prefix + id));
       const token = crypto.randomUUID();
-      const claim = send(stub, { op: "claim", ttlMs, token }, id);
+      const claim = send(stub, { op: "claim", ttlMs, token, notAfter: Date.now() + timeoutMs }, id);
       try {
         const answer = (await withinDeadline(claim, timeoutMs, failed(`claim ${id}`))) as {
           claimed?: unknown;
+          late?: unknown;
         };
+        // Only when this isolate's clock runs behind the object's: the object did not record it.
+        if (answer.late === true)
+          throw new PromoReviewError({
+            code: "REPLAY_STORE_FAILED",
+            message: failed(`claim ${id}`),
+            retryable: true,
+          });
         return answer.claimed === true;
       } catch (error) {
-        // The claim may still reach the object after the deadline: the sender's retry would then be
-        // refused as a replay and the event lost. Requests of one stub arrive in order, so this undo
-        // follows the claim and removes that claim only (best effort: the caller has moved on).
+        // A claim that reaches the object after the deadline is not recorded (`notAfter`), but one
+        // recorded in time whose answer came late would turn the sender's retry into a "replay". Requests
+        // of one stub arrive in order, so this undo follows the claim and removes that claim only.
         claim.catch(() => {});
-        send(stub, { op: "undo", token }, id).catch(() => {});
+        const undo = send(stub, { op: "undo", token }, id).catch(() => {});
+        options.waitUntil?.(undo);
         throw error;
       }
     },

@@ -2,7 +2,13 @@ import type { DurableObjectStateLike } from "./durable-object-types.js";
 
 /** What a {@link ReplayStoreObject} is asked, as the JSON body of a POST from `durableObjectReplayStore`. */
 export type ReplayCommand =
-  | { op: "claim"; ttlMs: number; token: string }
+  | {
+      op: "claim";
+      ttlMs: number;
+      token: string;
+      /** The caller's deadline (epoch ms): a claim that reaches the object later is not recorded. */
+      notAfter: number;
+    }
   | { op: "release" }
   | { op: "undo"; token: string };
 
@@ -46,6 +52,9 @@ export class ReplayStoreObject {
     const now = Date.now();
     switch (command.op) {
       case "claim": {
+        // The caller has given up and failed closed: recording the claim now would turn the sender's
+        // retry into a "replay", and the event would be lost.
+        if (now > command.notAfter) return Response.json({ late: true });
         if (held !== undefined && held.expiresAt > now) return Response.json({ claimed: false });
         const expiresAt = now + Math.max(1, command.ttlMs);
         await storage.put(CLAIM_KEY, { token: command.token, expiresAt } satisfies Claim);
