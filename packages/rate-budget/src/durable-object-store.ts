@@ -7,14 +7,29 @@ import type { BudgetStore, Decision } from "./store.js";
 export interface DurableObjectBudgetStoreOptions extends SharedStoreOptions {
   /** Prefix of every object name (default `"promo-review:rate-budget:"`), to share a namespace safely. */
   prefix?: string | undefined;
+  /**
+   * The request's `ctx.waitUntil`. The budget records a 429's pause and settles tickets without
+   * waiting for the store; in Workers the runtime may cancel those calls once the Worker has answered,
+   * and the other isolates would then never see the pause. With `waitUntil` each call is kept alive.
+   */
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 // The URL only carries the command's name into the object: a stub's fetch never leaves Cloudflare.
 const ORIGIN = "https://rate-budget.invalid/";
 
 /** Asks the key's {@link BudgetObject}; the stub is made per call, in the caller's own request. */
-function durableObjectBudget(namespace: DurableObjectNamespaceLike, prefix: string): RemoteBudget {
-  async function send(command: BudgetCommand, signal: AbortSignal): Promise<unknown> {
+function durableObjectBudget(
+  namespace: DurableObjectNamespaceLike,
+  prefix: string,
+  waitUntil: ((promise: Promise<unknown>) => void) | undefined,
+): RemoteBudget {
+  function send(command: BudgetCommand, signal: AbortSignal): Promise<unknown> {
+    const sent = ask(command, signal);
+    waitUntil?.(sent.catch(() => {}));
+    return sent;
+  }
+  async function ask(command: BudgetCommand, signal: AbortSignal): Promise<unknown> {
     const stub = namespace.get(namespace.idFromName(prefix + command.key));
     const response = await stub.fetch(
       new Request(ORIGIN + command.op, { method: "POST", body: JSON.stringify(command), signal }),
@@ -54,7 +69,7 @@ export function durableObjectBudgetStore(
   options: DurableObjectBudgetStoreOptions = {},
 ): BudgetStore {
   return new SharedStore(
-    durableObjectBudget(namespace, options.prefix ?? "promo-review:rate-budget:"),
+    durableObjectBudget(namespace, options.prefix ?? "promo-review:rate-budget:", options.waitUntil),
     options,
   );
 }

@@ -131,11 +131,14 @@ const routes: Record<string, (input: Input, env: Env, ctx: Context) => Promise<R
     return (await stub.fetch(new Request("https://rate-budget.invalid/inspect"))).json();
   },
   /** One API call through a budget made for this request, sharing the key's object with every isolate. */
-  async call(input, env) {
+  async call(input, env, ctx) {
     const budget = createRateBudget({
       baseUrl: input.baseUrl,
       keyId: input.keyId,
-      store: durableObjectBudgetStore(env.BUDGET, { timeoutMs: 10_000 }),
+      store: durableObjectBudgetStore(env.BUDGET, {
+        timeoutMs: 10_000,
+        waitUntil: (promise) => ctx.waitUntil(promise),
+      }),
       budgets: [
         { name: "shared", limit: input.limit, windowMs: input.windowMs, match: { pathPrefix: "/v1/" } },
       ],
