@@ -1,5 +1,6 @@
+import { endOf, type KeySnapshot, restoreInto, snapshotOf } from "./budget-snapshot.js";
 import type { DurableObjectStateLike } from "./durable-object-types.js";
-import { type KeySnapshot, MemoryStore } from "./memory-store.js";
+import { MemoryStore } from "./memory-store.js";
 import type { WindowSpec } from "./rules.js";
 
 /** What a {@link BudgetObject} is asked, as the JSON body of a POST from `durableObjectBudgetStore`. */
@@ -30,7 +31,9 @@ const SAVED_KEY = "budget";
 export class BudgetObject {
   /** The object's state (its storage); protected so that a subclass can read it, e.g. in a test. */
   protected readonly state: DurableObjectStateLike;
-  readonly #store = new MemoryStore();
+  // The store's clock: the time of the command being decided, or of the admission being restored.
+  readonly #clock = { at: 0, now: () => this.#clock.at };
+  readonly #store = new MemoryStore({ clock: this.#clock });
 
   /**
    * @param state the object's state, passed by the runtime.
@@ -41,13 +44,15 @@ export class BudgetObject {
     // No request is delivered before the saved budgets are back in memory.
     void state.blockConcurrencyWhile(async () => {
       const saved = await state.storage.get<Saved>(SAVED_KEY);
-      if (saved !== undefined) this.#store.restore(saved.key, saved.snapshot);
+      this.#clock.at = Date.now();
+      if (saved !== undefined) restoreInto(this.#store, this.#clock, saved.key, saved.snapshot);
     });
   }
 
   /** Answers one {@link BudgetCommand}: a `Decision` for take, `{}` for settle and pause. */
   async fetch(request: Request): Promise<Response> {
     const command = (await request.json()) as BudgetCommand;
+    this.#clock.at = Date.now();
     switch (command.op) {
       case "take": {
         const decision = this.#store.take(command.key, command.windows, command.ticket);
@@ -72,13 +77,14 @@ export class BudgetObject {
   async alarm(): Promise<void> {
     const saved = await this.state.storage.get<Saved>(SAVED_KEY);
     if (saved === undefined) return;
+    this.#clock.at = Date.now();
     await this.#save(saved.key);
   }
 
   // Output gates hold the answer until this write is durable: no caller sees an admission the
   // object could forget.
   async #save(key: string): Promise<void> {
-    const snapshot = this.#store.snapshot(key);
+    const snapshot = snapshotOf(this.#store, key, this.#clock.at);
     const until = endOf(snapshot);
     if (until === undefined) {
       await this.state.storage.deleteAlarm();
@@ -88,14 +94,4 @@ export class BudgetObject {
     await this.state.storage.put(SAVED_KEY, { key, snapshot } satisfies Saved);
     await this.state.storage.setAlarm(until);
   }
-}
-
-/** When the last admission (or the pause) of a snapshot stops counting; undefined when nothing counts. */
-function endOf(snapshot: KeySnapshot): number | undefined {
-  let end = snapshot.pausedUntil;
-  for (const w of snapshot.windows) {
-    const last = Math.max(...w.times, ...w.pending.map((p) => p.at + (w.holdMs ?? 0)));
-    end = Math.max(end ?? last + w.windowMs, last + w.windowMs);
-  }
-  return end;
 }

@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 export { type BudgetCommand, BudgetObject } from "./budget-object.js";
+export type { KeySnapshot } from "./budget-snapshot.js";
 export {
   type DurableObjectBudgetStoreOptions,
   durableObjectBudgetStore,
@@ -16,7 +17,6 @@ export type {
   DurableObjectStorageLike,
   DurableObjectStubLike,
 } from "./durable-object-types.js";
-export type { KeySnapshot } from "./memory-store.js";
 export type { WindowSpec } from "./rules.js";
 export type { SharedStoreOptions } from "./shared-store.js";
 export type { BudgetStore, Decision } from "./store.js";

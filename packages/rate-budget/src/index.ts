@@ -10,7 +10,7 @@ export { type Clock, systemClock } from "./clock.js";
 export { BUDGET_CODES } from "./errors.js";
 export { budgetedFetch } from "./fetch.js";
 export { keyIdOf } from "./key-id.js";
-export { type KeySnapshot, MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
+export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
 export {
   type BudgetRequest,
   type BudgetRule,

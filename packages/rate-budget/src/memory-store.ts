@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from "./clock.js";
 import type { WindowSpec } from "./rules.js";
-import { SlidingWindowLog, type WindowLogSnapshot } from "./sliding-window.js";
+import { SlidingWindowLog } from "./sliding-window.js";
 import type { BudgetStore, Decision } from "./store.js";
 
 /** The windows of one key: one log per window id, shared by every set of windows that names it. */
@@ -18,14 +18,6 @@ function sameShape(log: SlidingWindowLog, window: WindowSpec): boolean {
 function current(logs: SlidingWindowLog[], windows: readonly WindowSpec[]): boolean {
   for (let i = 0; i < logs.length; i++) if (!sameShape(logs[i]!, windows[i]!)) return false;
   return true;
-}
-
-/** One key's budgets as plain data: see {@link MemoryStore.snapshot}. */
-export interface KeySnapshot {
-  /** When the key's pause ends, if it is paused. */
-  pausedUntil?: number | undefined;
-  /** Each window that holds admissions, with its shape. */
-  windows: (Omit<WindowSpec, "rule"> & WindowLogSnapshot)[];
 }
 
 /** Options of {@link MemoryStore}. */
@@ -121,33 +113,14 @@ export class MemoryStore implements BudgetStore {
   }
 
   /**
-   * What `key`'s budgets hold now (admissions inside their windows, and the pause), as plain data for a
-   * store that must keep them across restarts: the Durable Object persists this after each change.
+   * `key`'s logs by window id, and when its pause ends: what a store that keeps budgets across
+   * restarts (the Durable Object) saves. Undefined logs before the key's first decision.
    */
-  snapshot(key: string): KeySnapshot {
-    const now = this.#clock.now();
-    const windows: KeySnapshot["windows"] = [];
-    for (const [id, log] of this.#keys.get(key)?.byId ?? []) {
-      const held = log.snapshot(now);
-      if (held.times.length + held.pending.length === 0) continue;
-      windows.push({ id, limit: log.limit, windowMs: log.windowMs, holdMs: log.holdMs, ...held });
-    }
-    const pausedUntil = this.#pausedUntil.get(key);
-    return pausedUntil !== undefined && pausedUntil > now ? { pausedUntil, windows } : { windows };
-  }
-
-  /** Replaces `key`'s budgets with a {@link snapshot}, e.g. one read back from storage. */
-  restore(key: string, snapshot: KeySnapshot): void {
-    const byId = new Map<string, SlidingWindowLog>();
-    for (const { id, limit, windowMs, holdMs, times, pending } of snapshot.windows) {
-      const log = new SlidingWindowLog(limit, windowMs, holdMs);
-      log.restore({ times, pending });
-      byId.set(id, log);
-    }
-    this.#keys.set(key, { byId, bySet: new WeakMap() });
-    if (key === this.#lastKey) this.#lastLogs = undefined;
-    if (snapshot.pausedUntil === undefined) this.#pausedUntil.delete(key);
-    else this.#pausedUntil.set(key, snapshot.pausedUntil);
+  stateOf(key: string): {
+    logs: ReadonlyMap<string, SlidingWindowLog> | undefined;
+    pausedUntil: number | undefined;
+  } {
+    return { logs: this.#keys.get(key)?.byId, pausedUntil: this.#pausedUntil.get(key) };
   }
 
   /** See {@link BudgetStore.pause}. */

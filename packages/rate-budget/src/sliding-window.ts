@@ -125,23 +125,14 @@ export class SlidingWindowLog {
 
   /**
    * The admissions inside the window ending at `now`, as plain data, for a store that keeps budgets
-   * across restarts (the Durable Object). {@link restore} reads it back into an empty log.
+   * across restarts (the Durable Object). A fresh log given each of them with {@link record}, in
+   * order (the settled times first), is this log again.
    */
-  snapshot(now: number): WindowLogSnapshot {
+  entries(now: number): WindowLogSnapshot {
     this.#expire(now);
     const times: number[] = [];
     for (let i = 0; i < this.#size; i++) times.push(this.#times[(this.#head + i) % this.#times.length]!);
-    return { times, pending: this.#pending.map((p) => ({ ticket: p.ticket, at: p.at })) };
-  }
-
-  /** Records a {@link snapshot} of a log of the same shape into this empty one. */
-  restore(snapshot: WindowLogSnapshot): void {
-    if (this.#size + this.#pending.length > 0) throw new RangeError("restore() needs an empty log");
-    if (snapshot.times.length + snapshot.pending.length > this.limit) {
-      throw new RangeError(`a snapshot of more than ${this.limit} admissions does not fit this log`);
-    }
-    for (const at of snapshot.times) this.#push(at);
-    this.#pending = snapshot.pending.map((p) => ({ ticket: p.ticket, at: p.at }));
+    return { times, pending: this.#pending.map((p) => ({ ...p })) };
   }
 
   #push(now: number): void {

@@ -4,8 +4,12 @@
  * What one isolate claims or spends, the other sees; what expires is deleted; a store that does not
  * answer fails closed at its deadline.
  */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
-import { Miniflare } from "miniflare";
+import { Miniflare, type MiniflareOptions } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxInAnyWindow } from "../../rate-budget/src/test-windows.ts";
 import { bundleWorker, PACKAGE_DIR } from "./harness/bundle.ts";
@@ -24,6 +28,8 @@ type Answer = { ok: boolean; error?: Record<string, string>; elapsedMs: number; 
 type Worker = (route: string, input: Record<string, unknown>) => Promise<Answer>;
 
 let mf: Miniflare;
+let options: MiniflareOptions;
+let persistDir: string;
 let sim: Simulator;
 let owner: Worker;
 let other: Worker;
@@ -51,6 +57,11 @@ function workerCaller(fetcher: WorkerFetcher): Worker {
   };
 }
 
+async function connectWorkers(): Promise<void> {
+  owner = workerCaller((await mf.getWorker("owner")) as unknown as WorkerFetcher);
+  other = workerCaller((await mf.getWorker("other")) as unknown as WorkerFetcher);
+}
+
 beforeAll(async () => {
   const script = await bundleWorker(`${PACKAGE_DIR}/workers/durable-objects.ts`, "durable-objects");
   const bindings = (scriptName?: string) =>
@@ -60,7 +71,10 @@ beforeAll(async () => {
         { className, useSQLite: true, ...(scriptName ? { scriptName } : {}) },
       ]),
     );
-  mf = new Miniflare({
+  // Storage on disk, so that a restart of workerd keeps it (as Cloudflare's storage outlives an object).
+  persistDir = mkdtempSync(join(tmpdir(), "proof-durable-objects-"));
+  options = {
+    durableObjectsPersist: persistDir,
     workers: [
       {
         name: "owner",
@@ -77,15 +91,16 @@ beforeAll(async () => {
         durableObjects: bindings("owner"),
       },
     ],
-  });
-  owner = workerCaller((await mf.getWorker("owner")) as unknown as WorkerFetcher);
-  other = workerCaller((await mf.getWorker("other")) as unknown as WorkerFetcher);
+  };
+  mf = new Miniflare(options);
+  await connectWorkers();
   sim = await startSimulator({ rateLimitWindowMs: 1000, mainApiLimit: 4 });
 });
 
 afterAll(async () => {
   await mf?.dispose();
   await sim?.close();
+  if (persistDir) rmSync(persistDir, { recursive: true, force: true });
 });
 
 const unique = (label: string) => `${label}-${crypto.randomUUID()}`;
@@ -235,6 +250,23 @@ describe("durableObjectBudgetStore: one key's budget shared by every isolate", (
       .poll(async () => (await other("inspectBudget", { keyId })).keys, { timeout: 10_000, interval: 100 })
       .toEqual([]);
     expect((await other("take", input)).decision.ok).toBe(true);
+  });
+
+  it("keeps a key's admissions and pause across a restart of the runtime (the object decides from memory)", async () => {
+    const keyId = unique("key");
+    const input = { keyId, limit: 2, windowMs: 60_000, timeoutMs: 10_000 };
+    expect((await owner("take", input)).decision.ok).toBe(true);
+    expect((await other("take", input)).decision.ok).toBe(true);
+    // Every object is gone from memory (the isolates are new); only storage remains.
+    const before = (await owner("isolate", {})).isolate;
+    await mf.setOptions(options);
+    await connectWorkers();
+    expect((await owner("isolate", {})).isolate).not.toBe(before);
+    expect((await other("take", input)).decision).toMatchObject({ ok: false, paused: false, full: ["w"] });
+    await owner("pause", { keyId, ms: 30_000 });
+    await mf.setOptions(options);
+    await connectWorkers();
+    expect((await owner("take", input)).decision).toMatchObject({ ok: false, paused: true });
   });
 
   it("fails closed with BUDGET_STORE_UNAVAILABLE within timeoutMs, or falls back to memory when open", async () => {

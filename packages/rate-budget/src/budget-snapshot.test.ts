@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { endOf, restoreInto, snapshotOf } from "./budget-snapshot.js";
 import { MemoryStore } from "./memory-store.js";
 import type { WindowSpec } from "./rules.js";
-import { SlidingWindowLog } from "./sliding-window.js";
 
 const WINDOWS: WindowSpec[] = [
   { id: "minute", rule: "minute", limit: 5, windowMs: 1000, holdMs: 100 },
@@ -41,7 +41,12 @@ describe("a key's budgets survive a snapshot and restore (what the Durable Objec
         run(original, before, []);
         const restored = storeAt(original.clock.at);
         // Through JSON, as storage and the wire would carry it.
-        restored.store.restore("k", JSON.parse(JSON.stringify(original.store.snapshot("k"))));
+        restoreInto(
+          restored.store,
+          restored.clock,
+          "k",
+          JSON.parse(JSON.stringify(snapshotOf(original.store, "k", original.clock.at))),
+        );
         const expected: unknown[] = [];
         const actual: unknown[] = [];
         const savedTickets = [...tickets];
@@ -55,11 +60,11 @@ describe("a key's budgets survive a snapshot and restore (what the Durable Objec
 
   it("keeps only what still counts: admissions inside their window and a pause in force", () => {
     const { clock, store } = storeAt(1000);
-    expect(store.snapshot("k")).toEqual({ windows: [] });
+    expect(snapshotOf(store, "k", clock.at)).toEqual({ windows: [] });
     store.take("k", WINDOWS);
     store.take("k", WINDOWS, "ticket-1");
     store.pause("k", 500);
-    expect(store.snapshot("k")).toEqual({
+    expect(snapshotOf(store, "k", clock.at)).toEqual({
       pausedUntil: 1500,
       windows: [
         {
@@ -81,18 +86,29 @@ describe("a key's budgets survive a snapshot and restore (what the Durable Objec
       ],
     });
     clock.at = 2101;
-    expect(store.snapshot("k")).toEqual({ windows: [] });
+    expect(snapshotOf(store, "k", clock.at)).toEqual({ windows: [] });
   });
 
-  it("a restore replaces the key's budgets, and a log refuses a snapshot it cannot hold", () => {
-    const { store } = storeAt(0);
-    for (let i = 0; i < 3; i++) store.take("k", WINDOWS);
-    expect(store.take("k", WINDOWS).ok).toBe(false);
-    store.restore("k", { windows: [] });
-    expect(store.take("k", WINDOWS).ok).toBe(true);
-    const log = new SlidingWindowLog(1, 1000);
-    expect(() => log.restore({ times: [1, 2], pending: [] })).toThrow(RangeError);
-    log.record(0);
-    expect(() => log.restore({ times: [], pending: [] })).toThrow(RangeError);
+  it("restores a pause and a full window into a fresh store", () => {
+    const { clock, store } = storeAt(0);
+    restoreInto(store, clock, "k", {
+      pausedUntil: 50,
+      windows: [
+        {
+          id: "burst",
+          limit: 3,
+          windowMs: 200,
+          holdMs: 0,
+          times: [-20, -10],
+          pending: [{ ticket: "t", at: -5 }],
+        },
+      ],
+    });
+    expect(clock.at).toBe(0);
+    expect(store.take("k", WINDOWS)).toMatchObject({ ok: false, paused: true, waitMs: 50 });
+    expect(endOf(snapshotOf(store, "k", clock.at))).toBe(195);
+    clock.at = 50;
+    expect(store.take("k", WINDOWS)).toEqual({ ok: false, paused: false, waitMs: 130, full: ["burst"] });
+    expect(endOf({ windows: [] })).toBeUndefined();
   });
 });
