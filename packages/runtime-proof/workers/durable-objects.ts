@@ -90,6 +90,21 @@ async function answer(work: () => Promise<Record<string, unknown>>): Promise<Res
 // biome-ignore lint/suspicious/noExplicitAny: the test sends each route its own JSON.
 type Input = any;
 
+/** Runs `task` `n` times, `concurrency` at a time, and says how long it took. */
+async function timed(
+  input: { n: number; concurrency: number },
+  task: (i: number) => Promise<unknown>,
+): Promise<Record<string, unknown>> {
+  let next = 0;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: input.concurrency }, async () => {
+      while (next < input.n) await task(next++);
+    }),
+  );
+  return { n: input.n, ms: Date.now() - started };
+}
+
 // Made on first use: workerd allows no random values at import time.
 let isolate: string | undefined;
 
@@ -147,6 +162,19 @@ const routes: Record<string, (input: Input, env: Env, ctx: Context) => Promise<R
     const response = await budgetedFetch(budget)(`${input.baseUrl}/v1/channels`, { headers: input.headers });
     await response.body?.cancel();
     return { status: response.status };
+  },
+  /** The benchmark: `n` claims of fresh ids, `concurrency` at a time, timed inside workerd. */
+  async benchClaims(input, env) {
+    const store = durableObjectReplayStore(env.REPLAY, { timeoutMs: 30_000 });
+    const prefix = crypto.randomUUID();
+    return timed(input, (i) => store.claim(`${prefix}-${i}`, 60_000));
+  },
+  /** The benchmark: `n` decisions on one key (a limit never reached), `concurrency` at a time. */
+  async benchTakes(input, env) {
+    const store = durableObjectBudgetStore(env.BUDGET, { timeoutMs: 30_000 });
+    const keyId = crypto.randomUUID();
+    const windows = [{ id: "w", rule: "w", limit: 1_000_000, windowMs: 60_000 }];
+    return timed(input, async () => store.take(keyId, windows));
   },
   async take(input, env) {
     const store = durableObjectBudgetStore(input.slow ? env.SLOW_BUDGET : env.BUDGET, {
