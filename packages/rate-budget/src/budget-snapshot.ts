@@ -54,7 +54,11 @@ export function restoreInto(
 export function endOf(snapshot: KeySnapshot): number | undefined {
   let end = snapshot.pausedUntil;
   for (const w of snapshot.windows) {
-    const last = Math.max(...w.times, ...w.pending.map((p) => p.at + (w.holdMs ?? 0)));
+    // Both lists are in time order (a spread of a generous limit's times could overflow the stack).
+    const last = Math.max(
+      w.times.at(-1) ?? Number.NEGATIVE_INFINITY,
+      (w.pending.at(-1)?.at ?? Number.NEGATIVE_INFINITY) + (w.holdMs ?? 0),
+    );
     end = Math.max(end ?? last + w.windowMs, last + w.windowMs);
   }
   return end;
