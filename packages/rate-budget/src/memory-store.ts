@@ -112,6 +112,17 @@ export class MemoryStore implements BudgetStore {
     for (const log of this.#logsOf(key, windows)) log.settle(ticket, now);
   }
 
+  /**
+   * `key`'s logs by window id, and when its pause ends: what a store that keeps budgets across
+   * restarts (the Durable Object) saves. Undefined logs before the key's first decision.
+   */
+  stateOf(key: string): {
+    logs: ReadonlyMap<string, SlidingWindowLog> | undefined;
+    pausedUntil: number | undefined;
+  } {
+    return { logs: this.#keys.get(key)?.byId, pausedUntil: this.#pausedUntil.get(key) };
+  }
+
   /** See {@link BudgetStore.pause}. */
   pause(key: string, ms: number): void {
     const until = this.#clock.now() + ms;

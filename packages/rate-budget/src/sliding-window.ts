@@ -1,3 +1,9 @@
+/** A log's admissions as plain data: settled times in order, and the unsettled tickets. */
+export interface WindowLogSnapshot {
+  times: number[];
+  pending: { ticket: string; at: number }[];
+}
+
 /**
  * An exact sliding-window log. A fixed window (reset every minute) lets up to twice the limit through
  * across its edge; a token bucket lets `limit` through at once and then refills, which also exceeds the
@@ -115,6 +121,18 @@ export class SlidingWindowLog {
   count(now: number): number {
     this.#expire(now);
     return this.#size + this.#pending.length;
+  }
+
+  /**
+   * The admissions inside the window ending at `now`, as plain data, for a store that keeps budgets
+   * across restarts (the Durable Object). A fresh log given each of them with {@link record}, in
+   * order (the settled times first), is this log again.
+   */
+  entries(now: number): WindowLogSnapshot {
+    this.#expire(now);
+    const times: number[] = [];
+    for (let i = 0; i < this.#size; i++) times.push(this.#times[(this.#head + i) % this.#times.length]!);
+    return { times, pending: this.#pending.map((p) => ({ ...p })) };
   }
 
   #push(now: number): void {

@@ -102,3 +102,20 @@ export async function bundleScenario(scenario: string, runtime: Runtime): Promis
   });
   return outfile;
 }
+
+/** Bundles a Worker module (`workers/<name>.ts`, or any file) for workerd; returns the written file. */
+export async function bundleWorker(entry: string, name: string): Promise<string> {
+  mkdirSync(OUT_DIR, { recursive: true });
+  const outfile = join(OUT_DIR, `${name}.worker.mjs`);
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    outfile,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    conditions: ["workerd", "worker", "browser"],
+    logLevel: "silent",
+  });
+  return outfile;
+}
