@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { freePort, redisAvailable, startRedis, useRedis } from "../../../testing/redis-server.ts";
 import { createRateBudget } from "./budget.js";
-import { RedisStore } from "./redis.js";
+import { type RedisScriptClient, RedisStore } from "./redis.js";
 import type { WindowSpec } from "./rules.js";
 
 const BASE = "http://127.0.0.1:1234";
@@ -181,6 +181,33 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
     });
   });
 
+  describe("a decision past its deadline leaves nothing behind in Redis", () => {
+    /** `connect()`'s client, each command sent `ms` late (in order), as an offline queue would. */
+    function late(client: Redis, ms: number): RedisScriptClient {
+      const after = <T>(send: () => Promise<T>): Promise<T> =>
+        new Promise<T>((resolve, reject) => setTimeout(() => send().then(resolve, reject), ms));
+      return {
+        evalsha: (sha, n, ...args) => after(() => client.evalsha(sha, n, ...args)),
+        eval: (script, n, ...args) => after(() => client.eval(script, n, ...args)),
+      };
+    }
+
+    for (const flushed of [false, true]) {
+      it(`a take that reaches Redis after its deadline is undone${flushed ? " (script not loaded: no late EVAL)" : ""}`, async () => {
+        const c = connect();
+        const p = prefix();
+        const warm = new RedisStore({ client: c, prefix: p });
+        await warm.take("other", [SHARED]);
+        if (flushed) await c.script("FLUSH");
+        const store = new RedisStore({ client: late(c, 200), prefix: p, timeoutMs: 50 });
+        await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+        // Long enough for the late take, its undo and any late EVAL to have run.
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect(await c.zcard(`${p}{k}:w:shared`)).toBe(0);
+      });
+    }
+  });
+
   describe("every call has its own deadline (ioredis defaults: 20 retries, an offline queue)", () => {
     /** A client with ioredis's defaults, of a closed port on 127.0.0.1. */
     async function defaultClient(): Promise<Redis> {
@@ -205,17 +232,13 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
       const client = await defaultClient();
       const errors: unknown[] = [];
       try {
-        const store = new RedisStore({
-          client,
-          prefix: prefix(),
-          timeoutMs: 100,
-          recheckMs: 0,
-          onError: (e) => errors.push(e),
-        });
-        const budget = createRateBudget({ baseUrl: BASE, store });
+        // A store per call: only the call that finds Redis gone waits for the deadline; later ones fail at once.
+        const fresh = () =>
+          new RedisStore({ client, prefix: prefix(), timeoutMs: 100, onError: (e) => errors.push(e) });
+        const budget = createRateBudget({ baseUrl: BASE, store: fresh() });
         await expect(budget.acquire(GET)).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
-        await expect(store.pause("k", 1000)).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
-        await store.settle("k", [SHARED], "t");
+        await expect(fresh().pause("k", 1000)).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+        await fresh().settle("k", [SHARED], "t");
         expect(errors.length).toBeGreaterThanOrEqual(3);
         for (const error of errors) expect(String((error as Error).message)).toContain("within 100 ms");
         budget.close();

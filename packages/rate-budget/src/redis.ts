@@ -7,7 +7,7 @@
 import { PromoReviewError } from "@promo-review/errors";
 import { BUDGET_CODES } from "./errors.js";
 import { MemoryStore } from "./memory-store.js";
-import { BUDGET_SCRIPT } from "./redis-script.js";
+import { BUDGET_SCRIPT, PROBE_SCRIPT } from "./redis-script.js";
 import type { WindowSpec } from "./rules.js";
 import type { BudgetStore, Decision } from "./store.js";
 
@@ -35,12 +35,15 @@ export interface RedisStoreOptions {
   /**
    * How long to wait for Redis per call (take, settle, pause). Default 1000 ms. It bounds the wait
    * whatever the client does meanwhile: with ioredis's defaults a command to a Redis that is down
-   * waits about ten seconds before the client itself gives up.
+   * waits about ten seconds before the client itself gives up. Only the call that finds Redis gone
+   * waits this long: until Redis answers again, later calls fail closed (or fall back) at once.
    */
   timeoutMs?: number;
   /**
-   * After a failure, how long to treat Redis as down before asking it again, so that requests meanwhile
-   * do not each wait `timeoutMs`. Default 1000 ms.
+   * While Redis is down, how often to ask it again: one cheap probe at a time, which nobody waits on
+   * and which the client holds until it reaches Redis, so the store uses Redis again the moment the
+   * client has reconnected. Default 1000 ms. How soon the client reconnects is its own setting
+   * (ioredis: `retryStrategy`, whose default waits up to 2 s between attempts).
    */
   recheckMs?: number;
   /** Told about every failure to reach Redis, in either mode (for logs and metrics). */
@@ -66,8 +69,8 @@ export class RedisStore implements BudgetStore {
   readonly #timeoutMs: number;
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #recheckMs: number;
-  #downUntil = 0;
-  #lastError: unknown;
+  /** Set while Redis is known to be down: the error that said so, and the probe asking again. */
+  #down: { error: unknown; probing: Promise<unknown> | undefined; probedAt: number } | undefined;
   #sha: Promise<string> | undefined;
   #fallback: MemoryStore | undefined;
   readonly #id = crypto.randomUUID();
@@ -92,38 +95,83 @@ export class RedisStore implements BudgetStore {
     return [`${base}pause`, ...windows.map((w) => `${base}w:${w.id}`)];
   }
 
-  async #run(keys: string[], args: (string | number)[]): Promise<unknown[]> {
-    if (Date.now() < this.#downUntil) throw this.#lastError;
+  /**
+   * One script call under the store's deadline. While Redis is known to be down, nothing waits: the
+   * call fails at once, and one probe at a time (see {@link RedisStore.#probe}) finds out when it is
+   * back. `undo` is sent when the call fails, in case the command still reaches Redis later.
+   */
+  async #run(keys: string[], args: (string | number)[], undo?: (string | number)[]): Promise<unknown[]> {
+    const down = this.#down;
+    if (down !== undefined) {
+      this.#probe(keys);
+      throw down.error;
+    }
     try {
       return await this.#ask(keys, args);
     } catch (error) {
-      this.#downUntil = Date.now() + this.#recheckMs;
-      this.#lastError = error;
+      // The command may sit in the client's offline queue (or be resent after a reconnect) and run
+      // once Redis is back: an admission nobody uses, which would block the key for holdMs + a window.
+      // The undo, queued behind it on the same connection, removes it.
+      if (undo !== undefined) this.#send(keys, undo).catch(() => {});
+      this.#down = { error, probing: undefined, probedAt: Number.NEGATIVE_INFINITY };
       this.#onError?.(error);
+      this.#probe(keys);
       throw error;
+    }
+  }
+
+  /**
+   * While Redis is down, one cheap command at a time, without the deadline: the client holds it until
+   * it reaches Redis again (ioredis's offline queue), so its answer marks the moment Redis is back,
+   * however long the outage and whatever the time of the next decision. A probe unanswered for
+   * `recheckMs`, or failed, is replaced by the next decision's.
+   */
+  #probe(keys: string[]): void {
+    const down = this.#down!;
+    const now = Date.now();
+    if (now - down.probedAt < this.#recheckMs) return;
+    down.probedAt = now;
+    const probe = this.#client.eval(PROBE_SCRIPT, 1, keys[0]!);
+    down.probing = probe;
+    probe.then(
+      () => {
+        if (this.#down === down) this.#down = undefined;
+      },
+      () => {
+        // A failed probe may be replaced at once.
+        if (down.probing === probe) down.probedAt = Number.NEGATIVE_INFINITY;
+      },
+    );
+  }
+
+  /** The budget script, by EVALSHA, loading it with EVAL on NOSCRIPT unless `abandoned()` by then. */
+  async #send(keys: string[], args: (string | number)[], abandoned = () => false): Promise<unknown> {
+    try {
+      this.#sha ??= sha1(BUDGET_SCRIPT);
+      return await this.#client.evalsha(await this.#sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      // First use on this server (or after SCRIPT FLUSH, or a restart): EVAL loads the script for
+      // next time. Not for a call past its deadline: its caller has gone, and a late EVAL would take
+      // behind the undo's back.
+      if (!String((error as Error | undefined)?.message).startsWith("NOSCRIPT") || abandoned()) throw error;
+      return this.#client.eval(BUDGET_SCRIPT, keys.length, ...keys, ...args);
     }
   }
 
   async #ask(keys: string[], args: (string | number)[]): Promise<unknown[]> {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let late = false;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Redis did not answer within ${this.#timeoutMs} ms`)),
-        this.#timeoutMs,
-      );
+      timer = setTimeout(() => {
+        late = true;
+        reject(new Error(`Redis did not answer within ${this.#timeoutMs} ms`));
+      }, this.#timeoutMs);
     });
-    const call = async (): Promise<unknown> => {
-      try {
-        this.#sha ??= sha1(BUDGET_SCRIPT);
-        return await this.#client.evalsha(await this.#sha, keys.length, ...keys, ...args);
-      } catch (error) {
-        // First use on this server (or after SCRIPT FLUSH): EVAL loads the script for next time.
-        if (!String((error as Error | undefined)?.message).startsWith("NOSCRIPT")) throw error;
-        return this.#client.eval(BUDGET_SCRIPT, keys.length, ...keys, ...args);
-      }
-    };
+    const call = this.#send(keys, args, () => late);
+    // Whatever the abandoned call answers later is of no use (and no unhandled rejection).
+    call.catch(() => {});
     try {
-      const answer = await Promise.race([call(), timeout]);
+      const answer = await Promise.race([call, timeout]);
       if (!Array.isArray(answer))
         throw new Error(`unexpected answer from the budget script: ${String(answer)}`);
       return answer;
@@ -154,7 +202,7 @@ export class RedisStore implements BudgetStore {
     for (const w of windows) args.push(w.limit, w.windowMs, w.holdMs ?? 0);
     let answer: unknown[];
     try {
-      answer = await this.#run(this.#keys(key, windows), args);
+      answer = await this.#run(this.#keys(key, windows), args, ["forget", member]);
     } catch (error) {
       return this.#unavailable(error).take(key, windows);
     }

@@ -47,7 +47,7 @@ process.on("message", async (message) => {
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const deadline = message.startAt + config.runMs;
   await Promise.all(Array.from({ length: config.concurrency }, () => loop(deadline)));
-  process.send({ counts }, () => {
+  process.send({ report: counts }, () => {
     redis.disconnect();
     process.disconnect();
   });
