@@ -125,6 +125,61 @@ describe.runIf(redisAvailable("webhook-verify Redis replay store"))(
         }
       });
 
+      it("Redis killed and restarted: every claim answers within timeoutMs, and claims succeed within a second of the restart", async () => {
+        const TIMEOUT_MS = 300;
+        const SLACK_MS = 1000; // a loaded 2-core machine; the bounds are the store's deadline and "about a second"
+        let server = await startRedis();
+        const clients = Array.from({ length: 3 }, () => defaultClient(server.port));
+        const keyPrefix = prefix();
+        const stores = clients.map((client) =>
+          createRedisReplayStore({ client, prefix: keyPrefix, timeoutMs: TIMEOUT_MS }),
+        );
+        let seq = 0;
+        /** One claim by each receiver: how long each took, and whether it was answered. */
+        const round = () =>
+          Promise.all(
+            stores.map(async (store) => {
+              const start = Date.now();
+              const ok = await store.claim(`msg_outage_${seq++}`, 60_000).then(
+                () => true,
+                (error: unknown) => {
+                  expect(error).toMatchObject({ code: "REPLAY_STORE_FAILED", retryable: true });
+                  return false;
+                },
+              );
+              return { ok, ms: Date.now() - start };
+            }),
+          );
+        try {
+          expect((await round()).every((r) => r.ok)).toBe(true);
+          await server.stop("SIGKILL");
+          const downUntil = Date.now() + 1500;
+          while (Date.now() < downUntil) {
+            for (const { ok, ms } of await round()) {
+              expect(ok).toBe(false);
+              expect(ms).toBeLessThanOrEqual(TIMEOUT_MS + SLACK_MS);
+            }
+          }
+          server = await startRedis(server.port);
+          const restartedAt = Date.now();
+          const back = new Set<number>();
+          while (back.size < stores.length && Date.now() - restartedAt < 10_000) {
+            const answers = await round();
+            answers.forEach(({ ok, ms }, i) => {
+              expect(ms).toBeLessThanOrEqual(TIMEOUT_MS + SLACK_MS);
+              if (ok && !back.has(i)) {
+                back.add(i);
+                expect(Date.now() - restartedAt).toBeLessThanOrEqual(1000 + SLACK_MS);
+              }
+            });
+          }
+          expect(back.size).toBe(stores.length);
+        } finally {
+          for (const client of clients) client.disconnect();
+          await server.stop();
+        }
+      });
+
       it("leaves another receiver's claim alone when undoing its own", async () => {
         const client = connect();
         const keyPrefix = prefix();
