@@ -50,6 +50,13 @@ export interface RedisStoreOptions {
   onError?: (error: unknown) => void;
 }
 
+/** A key whose Redis is known to be down. */
+interface Down {
+  error: unknown;
+  probing: Promise<unknown> | undefined;
+  probedAt: number;
+}
+
 /** SHA-1 of the script for EVALSHA, with Web Crypto so that this file needs no Node built-in either. */
 async function sha1(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
@@ -69,8 +76,11 @@ export class RedisStore implements BudgetStore {
   readonly #timeoutMs: number;
   readonly #onError: ((error: unknown) => void) | undefined;
   readonly #recheckMs: number;
-  /** Set while Redis is known to be down: the error that said so, and the probe asking again. */
-  #down: { error: unknown; probing: Promise<unknown> | undefined; probedAt: number } | undefined;
+  /**
+   * The keys whose Redis is known to be down: the error that said so, and the probe asking again. By
+   * key, because on a Redis Cluster each key's master fails alone: the others' keys carry on.
+   */
+  readonly #down = new Map<string, Down>();
   #sha: Promise<string> | undefined;
   #fallback: MemoryStore | undefined;
   readonly #id = crypto.randomUUID();
@@ -100,10 +110,15 @@ export class RedisStore implements BudgetStore {
    * call fails at once, and one probe at a time (see {@link RedisStore.#probe}) finds out when it is
    * back. `undo` is sent when the call fails, in case the command still reaches Redis later.
    */
-  async #run(keys: string[], args: (string | number)[], undo?: (string | number)[]): Promise<unknown[]> {
-    const down = this.#down;
+  async #run(
+    key: string,
+    keys: string[],
+    args: (string | number)[],
+    undo?: (string | number)[],
+  ): Promise<unknown[]> {
+    const down = this.#down.get(key);
     if (down !== undefined) {
-      this.#probe(keys);
+      this.#probe(key, down, keys);
       throw down.error;
     }
     try {
@@ -113,9 +128,10 @@ export class RedisStore implements BudgetStore {
       // once Redis is back: an admission nobody uses, which would block the key for holdMs + a window.
       // The undo, queued behind it on the same connection, removes it.
       if (undo !== undefined) this.#send(keys, undo).catch(() => {});
-      this.#down = { error, probing: undefined, probedAt: Number.NEGATIVE_INFINITY };
+      const marked: Down = { error, probing: undefined, probedAt: Number.NEGATIVE_INFINITY };
+      this.#down.set(key, marked);
       this.#onError?.(error);
-      this.#probe(keys);
+      this.#probe(key, marked, keys);
       throw error;
     }
   }
@@ -126,8 +142,7 @@ export class RedisStore implements BudgetStore {
    * however long the outage and whatever the time of the next decision. A probe unanswered for
    * `recheckMs`, or failed, is replaced by the next decision's.
    */
-  #probe(keys: string[]): void {
-    const down = this.#down!;
+  #probe(key: string, down: Down, keys: string[]): void {
     const now = Date.now();
     if (now - down.probedAt < this.#recheckMs) return;
     down.probedAt = now;
@@ -135,7 +150,7 @@ export class RedisStore implements BudgetStore {
     down.probing = probe;
     probe.then(
       () => {
-        if (this.#down === down) this.#down = undefined;
+        if (this.#down.get(key) === down) this.#down.delete(key);
       },
       () => {
         // A failed probe may be replaced at once.
@@ -202,7 +217,7 @@ export class RedisStore implements BudgetStore {
     for (const w of windows) args.push(w.limit, w.windowMs, w.holdMs ?? 0);
     let answer: unknown[];
     try {
-      answer = await this.#run(this.#keys(key, windows), args, ["forget", member]);
+      answer = await this.#run(key, this.#keys(key, windows), args, ["forget", member]);
     } catch (error) {
       return this.#unavailable(error).take(key, windows);
     }
@@ -220,7 +235,7 @@ export class RedisStore implements BudgetStore {
     const args: (string | number)[] = ["settle", ticket, 1];
     for (const w of windows) args.push(w.limit, w.windowMs, w.holdMs ?? 0);
     try {
-      await this.#run(this.#keys(key, windows), args);
+      await this.#run(key, this.#keys(key, windows), args);
     } catch (error) {
       // Fail-open admissions live in the fallback; fail-closed has nothing to settle.
       if (this.#whenUnavailable === "open") this.#fallback?.settle(key, windows, ticket);
@@ -231,7 +246,7 @@ export class RedisStore implements BudgetStore {
   /** See {@link BudgetStore.pause}. */
   async pause(key: string, ms: number): Promise<void> {
     try {
-      await this.#run(this.#keys(key, []), ["pause", ms]);
+      await this.#run(key, this.#keys(key, []), ["pause", ms]);
     } catch (error) {
       this.#unavailable(error).pause(key, ms);
     }
