@@ -117,12 +117,15 @@ export class RedisStore implements BudgetStore {
     undo?: (string | number)[],
   ): Promise<unknown[]> {
     const down = this.#down.get(key);
-    if (down !== undefined) {
+    if (down !== undefined && (down.probing !== undefined || Date.now() - down.probedAt < this.#recheckMs)) {
       this.#probe(key, down, keys);
       throw down.error;
     }
+    // Redis is up, or its last probe failed over `recheckMs` ago: this decision asks it, under its deadline.
     try {
-      return await this.#ask(keys, args);
+      const answer = await this.#ask(keys, args);
+      this.#down.delete(key);
+      return answer;
     } catch (error) {
       // The command may sit in the client's offline queue (or be resent after a reconnect) and run
       // once Redis is back: an admission nobody uses, which would block the key for holdMs + a window.
@@ -140,7 +143,8 @@ export class RedisStore implements BudgetStore {
    * While Redis is down, one cheap command at a time, without the deadline: the client holds it until
    * it reaches Redis again (ioredis's offline queue), so its answer marks the moment Redis is back,
    * however long the outage and whatever the time of the next decision. A probe unanswered for
-   * `recheckMs`, or failed, is replaced by the next decision's.
+   * `recheckMs` is replaced by the next decision's; once one has failed (a client that gave up on
+   * it), the next decision `recheckMs` after it started asks Redis itself.
    */
   #probe(key: string, down: Down, keys: string[]): void {
     const now = Date.now();
@@ -153,8 +157,7 @@ export class RedisStore implements BudgetStore {
         if (this.#down.get(key) === down) this.#down.delete(key);
       },
       () => {
-        // A failed probe may be replaced at once.
-        if (down.probing === probe) down.probedAt = Number.NEGATIVE_INFINITY;
+        if (down.probing === probe) down.probing = undefined;
       },
     );
   }

@@ -4,14 +4,40 @@
  * and answers `{ report }`. Every worker has a deadline to report, and is ended by its pid after.
  */
 import { type ChildProcess, execFileSync, fork } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const packageDir = join(import.meta.dirname, "..");
 /** How long a worker may take to start, connect and warm up on a loaded machine. */
 const READY_DEADLINE_MS = 30_000;
 
-/** Builds the package: the workers run the built dist, as a user's processes would. */
+/** The newest modification time of the files under `dir` whose names pass `keep` (0 when none). */
+function newest(dir: string, keep: (name: string) => boolean): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !keep(entry.name)) continue;
+    latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return latest;
+}
+
+/**
+ * Builds the package: the workers run the built dist, as a user's processes would. Skipped when dist
+ * is newer than every source (the suites of one run each ask, and one build serves them all).
+ */
 export function buildPackage(): void {
+  const dist = join(packageDir, "dist");
+  const sources = newest(
+    join(packageDir, "src"),
+    (name) => name.endsWith(".ts") && !name.endsWith(".test.ts"),
+  );
+  if (existsSync(dist) && statSync(join(dist, "index.js"), { throwIfNoEntry: false }) !== undefined) {
+    const built = Math.min(
+      statSync(join(dist, "index.js")).mtimeMs,
+      statSync(join(dist, "redis.js"), { throwIfNoEntry: false })?.mtimeMs ?? 0,
+    );
+    if (built > sources) return;
+  }
   execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: packageDir, stdio: "inherit" });
 }
 
