@@ -107,7 +107,7 @@ export class RedisStore implements BudgetStore {
 
   /**
    * One script call under the store's deadline. While Redis is known to be down, nothing waits: the
-   * call fails at once, and one probe at a time (see {@link RedisStore.#probe}) finds out when it is
+   * call fails at once, and one probe at a time (see `#probe`) finds out when it is
    * back. `undo` is sent when the call fails, in case the command still reaches Redis later.
    */
   async #run(
