@@ -166,10 +166,27 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
       const again = await startRedis(own.port);
       try {
         await c.ping();
-        await expect(store.take("k", [SHARED])).resolves.toEqual({ ok: true });
+        // The probe the store sent while Redis was down has been answered by now, or is in a moment.
+        await expect
+          .poll(() => store.take("k", [SHARED]).catch((e: unknown) => e), { timeout: 2000 })
+          .toEqual({ ok: true });
       } finally {
         await again.stop();
       }
+    });
+
+    it("stays typed when the client throws instead of rejecting (the probe included)", async () => {
+      const store = new RedisStore({
+        client: {
+          evalsha: () => Promise.reject(new Error("connection lost")),
+          eval: () => {
+            throw new Error("connection lost");
+          },
+        },
+        prefix: prefix(),
+      });
+      await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+      await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
     });
 
     it("refuses an answer that is not the script's", async () => {

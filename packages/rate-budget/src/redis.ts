@@ -107,8 +107,8 @@ export class RedisStore implements BudgetStore {
 
   /**
    * One script call under the store's deadline. While Redis is known to be down, nothing waits: the
-   * call fails at once, and one probe at a time (see `#probe`) finds out when it is
-   * back. `undo` is sent when the call fails, in case the command still reaches Redis later.
+   * call fails at once, and one probe at a time (see `#probe`) finds out when it is back. `undo` is
+   * sent when the call fails, in case the command still reaches Redis later.
    */
   async #run(
     key: string,
@@ -150,7 +150,13 @@ export class RedisStore implements BudgetStore {
     const now = Date.now();
     if (now - down.probedAt < this.#recheckMs) return;
     down.probedAt = now;
-    const probe = this.#client.eval(PROBE_SCRIPT, 1, keys[0]!);
+    let probe: Promise<unknown>;
+    try {
+      probe = this.#client.eval(PROBE_SCRIPT, 1, keys[0]!);
+    } catch (error) {
+      // A client that throws rather than rejects must not break the decision that probes.
+      probe = Promise.reject(error);
+    }
     down.probing = probe;
     probe.then(
       () => {
