@@ -38,37 +38,55 @@ export function freePort(): Promise<number> {
 export interface TestRedis {
   port: number;
   pid: number;
-  /** Stops it (SIGTERM to its pid) and waits for it to exit. */
-  stop(): Promise<void>;
+  /**
+   * Stops it (SIGTERM to its pid, or `signal`: SIGKILL is a crash) and waits for it to exit. Stopping
+   * one that has exited already does nothing.
+   */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts redis-server on `port` (a free one by default) and waits until it accepts connections. */
-export async function startRedis(port?: number): Promise<TestRedis> {
+/**
+ * Starts redis-server on `port` (a free one by default) and waits until it accepts connections, with
+ * a deadline. `extraArgs` are added to the command line (the cluster harness passes its own).
+ */
+export async function startRedis(port?: number, extraArgs: string[] = []): Promise<TestRedis> {
   const binary = findRedisServer();
   if (!binary) throw new Error("redis-server not found");
   const chosen = port ?? (await freePort());
   const child: ChildProcess = spawn(
     binary,
-    ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...extraArgs],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("Ready to accept connections")) resolve();
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-    child.once("error", reject);
-  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes("Ready to accept connections")) resolve();
+      };
+      child.stdout?.on("data", onData);
+      child.stderr?.on("data", onData);
+      child.once("exit", (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
+      child.once("error", reject);
+      timer = setTimeout(
+        () => reject(new Error(`redis-server on port ${chosen} was not ready within 10 s: ${output}`)),
+        10_000,
+      );
+    });
+  } catch (error) {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
   return {
     port: chosen,
     pid: child.pid!,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, "SIGTERM");
+    stop: async (signal = "SIGTERM") => {
+      if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, signal);
       await exited;
     },
   };

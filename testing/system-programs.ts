@@ -8,10 +8,11 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 
 /** A program some suites need, and the one line that tells a reader how to get it. */
-export type SystemProgram = "redis-server" | "chromium";
+export type SystemProgram = "redis-server" | "redis-cli" | "chromium";
 
 const INSTALL: Record<SystemProgram, string> = {
   "redis-server": "apt-get install redis-server",
+  "redis-cli": "apt-get install redis-tools",
   chromium: "apt-get install chromium",
 };
 

@@ -14,6 +14,8 @@
  *         admission from now. Returns {1} when admitted, else
  *         {0, waitMs (string, ms with 3 decimals), paused (0|1), index of each full window (1-based)...}.
  * settle: ARGV = "settle", ticket, "1", then limit, windowMs and holdMs per window. Returns {1}.
+ * forget: ARGV = "forget", member. Removes an admission whose take failed on the client's side (its
+ *         deadline passed), in case the take still ran. Returns {1}.
  * pause:  ARGV = "pause", ms. Extends the pause to now + ms unless a later one is set. Returns {1}.
  */
 export const BUDGET_SCRIPT = `
@@ -28,6 +30,10 @@ if op == 'settle' then
       redis.call('PEXPIRE', KEYS[i], math.ceil(window) + 1)
     end
   end
+  return {1}
+end
+if op == 'forget' then
+  for i = 2, #KEYS do redis.call('ZREM', KEYS[i], ARGV[2]) end
   return {1}
 end
 local pausedUntil = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -71,3 +77,9 @@ for i = 2, #KEYS do
 end
 return {1}
 `;
+
+/**
+ * What the store sends while Redis is down, to learn when it is back: EVAL (no script to load after a
+ * restart) with the key's first key, so that a Redis Cluster routes it to the node holding the key.
+ */
+export const PROBE_SCRIPT = "return 1";

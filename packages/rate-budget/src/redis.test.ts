@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { freePort, redisAvailable, startRedis, useRedis } from "../../../testing/redis-server.ts";
 import { createRateBudget } from "./budget.js";
-import { RedisStore } from "./redis.js";
+import { type RedisScriptClient, RedisStore } from "./redis.js";
 import type { WindowSpec } from "./rules.js";
 
 const BASE = "http://127.0.0.1:1234";
@@ -166,10 +166,27 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
       const again = await startRedis(own.port);
       try {
         await c.ping();
-        await expect(store.take("k", [SHARED])).resolves.toEqual({ ok: true });
+        // The probe the store sent while Redis was down has been answered by now, or is in a moment.
+        await expect
+          .poll(() => store.take("k", [SHARED]).catch((e: unknown) => e), { timeout: 2000 })
+          .toEqual({ ok: true });
       } finally {
         await again.stop();
       }
+    });
+
+    it("stays typed when the client throws instead of rejecting (the probe included)", async () => {
+      const store = new RedisStore({
+        client: {
+          evalsha: () => Promise.reject(new Error("connection lost")),
+          eval: () => {
+            throw new Error("connection lost");
+          },
+        },
+        prefix: prefix(),
+      });
+      await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+      await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
     });
 
     it("refuses an answer that is not the script's", async () => {
@@ -179,6 +196,33 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
       });
       await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
     });
+  });
+
+  describe("a decision past its deadline leaves nothing behind in Redis", () => {
+    /** `connect()`'s client, each command sent `ms` late (in order), as an offline queue would. */
+    function late(client: Redis, ms: number): RedisScriptClient {
+      const after = <T>(send: () => Promise<T>): Promise<T> =>
+        new Promise<T>((resolve, reject) => setTimeout(() => send().then(resolve, reject), ms));
+      return {
+        evalsha: (sha, n, ...args) => after(() => client.evalsha(sha, n, ...args)),
+        eval: (script, n, ...args) => after(() => client.eval(script, n, ...args)),
+      };
+    }
+
+    for (const flushed of [false, true]) {
+      it(`a take that reaches Redis after its deadline is undone${flushed ? " (script not loaded: no late EVAL)" : ""}`, async () => {
+        const c = connect();
+        const p = prefix();
+        const warm = new RedisStore({ client: c, prefix: p });
+        await warm.take("other", [SHARED]);
+        if (flushed) await c.script("FLUSH");
+        const store = new RedisStore({ client: late(c, 200), prefix: p, timeoutMs: 50 });
+        await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+        // Long enough for the late take, its undo and any late EVAL to have run.
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect(await c.zcard(`${p}{k}:w:shared`)).toBe(0);
+      });
+    }
   });
 
   describe("every call has its own deadline (ioredis defaults: 20 retries, an offline queue)", () => {
@@ -205,17 +249,13 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
       const client = await defaultClient();
       const errors: unknown[] = [];
       try {
-        const store = new RedisStore({
-          client,
-          prefix: prefix(),
-          timeoutMs: 100,
-          recheckMs: 0,
-          onError: (e) => errors.push(e),
-        });
-        const budget = createRateBudget({ baseUrl: BASE, store });
+        // A store per call: only the call that finds Redis gone waits for the deadline; later ones fail at once.
+        const fresh = () =>
+          new RedisStore({ client, prefix: prefix(), timeoutMs: 100, onError: (e) => errors.push(e) });
+        const budget = createRateBudget({ baseUrl: BASE, store: fresh() });
         await expect(budget.acquire(GET)).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
-        await expect(store.pause("k", 1000)).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
-        await store.settle("k", [SHARED], "t");
+        await expect(fresh().pause("k", 1000)).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
+        await fresh().settle("k", [SHARED], "t");
         expect(errors.length).toBeGreaterThanOrEqual(3);
         for (const error of errors) expect(String((error as Error).message)).toContain("within 100 ms");
         budget.close();

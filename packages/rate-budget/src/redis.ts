@@ -4,7 +4,7 @@
  * client: pass an ioredis client (or anything with the same `evalsha`/`eval`).
  * @packageDocumentation
  */
-import { BUDGET_SCRIPT } from "./redis-script.js";
+import { BUDGET_SCRIPT, PROBE_SCRIPT } from "./redis-script.js";
 import type { WindowSpec } from "./rules.js";
 import { type RemoteBudget, SharedStore, type SharedStoreOptions } from "./shared-store.js";
 import type { BudgetStore, Decision } from "./store.js";
@@ -42,14 +42,16 @@ function redisBudget(client: RedisScriptClient, prefix: string): RemoteBudget {
     for (const w of windows) args.push(w.limit, w.windowMs, w.holdMs ?? 0);
     return args;
   };
-  async function run(keys: string[], args: (string | number)[]): Promise<unknown[]> {
+  async function run(keys: string[], args: (string | number)[], signal?: AbortSignal): Promise<unknown[]> {
     let answer: unknown;
     try {
       sha ??= sha1(BUDGET_SCRIPT);
       answer = await client.evalsha(await sha, keys.length, ...keys, ...args);
     } catch (error) {
-      // First use on this server (or after SCRIPT FLUSH): EVAL loads the script for next time.
-      if (!String((error as Error | undefined)?.message).startsWith("NOSCRIPT")) throw error;
+      // First use on this server (or after SCRIPT FLUSH, or a restart): EVAL loads the script for next
+      // time. Not for a call past its deadline: its caller has gone, and a late EVAL would take behind
+      // the undo's back.
+      if (!String((error as Error | undefined)?.message).startsWith("NOSCRIPT") || signal?.aborted) throw error;
       answer = await client.eval(BUDGET_SCRIPT, keys.length, ...keys, ...args);
     }
     if (!Array.isArray(answer))
@@ -58,8 +60,9 @@ function redisBudget(client: RedisScriptClient, prefix: string): RemoteBudget {
   }
   return {
     where: "Redis",
-    async take(key, windows, member, ticketed) {
-      const answer = await run(keysOf(key, windows), windowArgs(["take", member, ticketed ? 1 : 0], windows));
+    async take(key, windows, member, ticketed, signal) {
+      const args = windowArgs(["take", member, ticketed ? 1 : 0], windows);
+      const answer = await run(keysOf(key, windows), args, signal);
       if (answer[0] === 1) return { ok: true };
       return {
         ok: false,
@@ -68,12 +71,17 @@ function redisBudget(client: RedisScriptClient, prefix: string): RemoteBudget {
         full: answer.slice(3).map((index) => windows[Number(index) - 1]!.id),
       };
     },
-    async settle(key, windows, ticket) {
-      await run(keysOf(key, windows), windowArgs(["settle", ticket, 1], windows));
+    async settle(key, windows, ticket, signal) {
+      await run(keysOf(key, windows), windowArgs(["settle", ticket, 1], windows), signal);
     },
-    async pause(key, ms) {
-      await run(keysOf(key, []), ["pause", ms]);
+    async pause(key, ms, signal) {
+      await run(keysOf(key, []), ["pause", ms], signal);
     },
+    // Queued behind the failed take on the same connection, so it runs after it if that ever runs.
+    forget: (key, windows, member) => run(keysOf(key, windows), ["forget", member]),
+    // EVAL (nothing to load after a restart) on the key's first key, so a Redis Cluster routes it to
+    // the node holding the key; the client holds it until it reaches Redis.
+    probe: (key) => client.eval(PROBE_SCRIPT, 1, keysOf(key, [])[0]!),
   };
 }
 

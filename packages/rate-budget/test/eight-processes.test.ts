@@ -1,31 +1,34 @@
-import { type ChildProcess, execFileSync, fork } from "node:child_process";
-import { join } from "node:path";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
+import { buildPackage, forkWorkers, type Workers } from "./workers.ts";
 
-const packageDir = join(import.meta.dirname, "..");
 const WORKERS = 8;
 const LIMIT = 60;
 const WINDOW_MS = 1000;
 const RUN_MS = 5000;
+
+interface Counts {
+  ok: number;
+  tooMany: number;
+  other: number;
+}
 
 describe.runIf(redisAvailable("rate-budget eight processes"))(
   "eight processes share one key through Redis, against the simulator (60 per 1000 ms)",
   () => {
     let redis: TestRedis;
     let sim: Simulator;
-    const children: ChildProcess[] = [];
+    let workers: Workers<Counts> | undefined;
 
     beforeAll(async () => {
-      // The workers run the built package, as a user's processes would.
-      execFileSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: packageDir, stdio: "inherit" });
+      buildPackage();
       redis = await startRedis();
       sim = await startSimulator({ rateLimitWindowMs: WINDOW_MS, mainApiLimit: LIMIT });
     });
 
     afterAll(async () => {
-      for (const child of children) if (child.exitCode === null) child.kill();
+      workers?.stop();
       await sim?.close();
       await redis?.stop();
     });
@@ -45,28 +48,15 @@ describe.runIf(redisAvailable("rate-budget eight processes"))(
         runMs: RUN_MS,
         concurrency: 12,
       };
-      const ready: Promise<void>[] = [];
-      const done: Promise<{ ok: number; tooMany: number; other: number }>[] = [];
-      for (let i = 0; i < WORKERS; i++) {
-        const child = fork(join(packageDir, "test", "redis-worker.mjs"), {
-          env: { ...process.env, BUDGET_WORKER: JSON.stringify(config) },
-          stdio: "inherit",
-        });
-        children.push(child);
-        ready.push(new Promise((resolve) => child.once("message", () => resolve())));
-        done.push(
-          new Promise((resolve, reject) => {
-            child.on("message", (m: { counts?: { ok: number; tooMany: number; other: number } }) => {
-              if (m.counts) resolve(m.counts);
-            });
-            child.once("exit", (code) => reject(new Error(`worker exited with ${code} before reporting`)));
-          }),
-        );
-      }
-      await Promise.all(ready);
+      workers = forkWorkers<Counts>({
+        file: "redis-worker.mjs",
+        count: WORKERS,
+        config,
+        reportDeadlineMs: RUN_MS + 20_000,
+      });
+      await workers.ready;
       const startAt = Date.now() + 300;
-      for (const child of children) child.send({ startAt });
-      const counts = await Promise.all(done);
+      const counts = await workers.start(startAt);
 
       const log = sim.control.requests().filter((r) => r.path === "/v1/channels");
       const ok = log.filter((r) => r.status === 200).length;

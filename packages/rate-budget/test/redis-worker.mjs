@@ -1,12 +1,15 @@
-// One of the worker processes of eight-processes.test.ts: it shares one key's budget with the
+// One of the worker processes of eight-processes.test.ts and cluster.test.ts: it shares one key's budget with the
 // others through Redis (the built dist, as a user would run it) and sends GET /v1/channels to the
 // simulator as fast as the budget allows until the deadline, then reports its answers.
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { createRateBudget } from "../dist/index.js";
 import { RedisStore } from "../dist/redis.js";
 
 const config = JSON.parse(process.env.BUDGET_WORKER ?? "{}");
-const redis = new Redis({ host: "127.0.0.1", port: config.redisPort });
+// A Redis Cluster when given its startup nodes, else one redis-server.
+const redis = config.cluster
+  ? new Cluster(config.cluster)
+  : new Redis({ host: "127.0.0.1", port: config.redisPort });
 const budget = createRateBudget({
   baseUrl: config.baseUrl,
   keyId: config.keyId,
@@ -47,7 +50,7 @@ process.on("message", async (message) => {
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const deadline = message.startAt + config.runMs;
   await Promise.all(Array.from({ length: config.concurrency }, () => loop(deadline)));
-  process.send({ counts }, () => {
+  process.send({ report: counts }, () => {
     redis.disconnect();
     process.disconnect();
   });

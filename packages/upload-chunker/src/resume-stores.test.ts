@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,13 +7,15 @@ import { isPromoReviewError } from "@promo-review/errors";
 import type { Simulator } from "@promo-review/simulator";
 import { build } from "esbuild";
 import fc from "fast-check";
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redisAvailable, useRedis } from "../../../testing/redis-server.ts";
+import { redisClusterAvailable, useRedisCluster } from "../../../testing/redis-cluster.ts";
+import { throughKillAndRestart } from "../../../testing/redis-outage.ts";
+import { redisAvailable, startRedis, type TestRedis, useRedis } from "../../../testing/redis-server.ts";
 import { stateFileName } from "./file-resume-store.js";
-import type { ResumeRecord, ResumeStore } from "./index.js";
+import { createUploader, type ResumeRecord, type ResumeStore } from "./index.js";
 import { fileResumeStore, userCacheDirectory } from "./node.js";
-import { RESUME_STORE_UNAVAILABLE, redisResumeStore } from "./redis.js";
+import { RESUME_STORE_UNAVAILABLE, type RedisResumeClient, redisResumeStore } from "./redis.js";
 import { patterned, sha256, simulatorWithUploader } from "./test-support.js";
 
 const CHUNK = 64 * 1024;
@@ -68,6 +70,20 @@ async function behavesAsAStore(store: ResumeStore) {
  * then runs a second process with the same store arguments, which must finish the same upload from
  * the service's offset with the right SHA-256.
  */
+/** How long one uploading child may run before the test ends it and fails. */
+const CHILD_DEADLINE_MS = 60_000;
+
+/** Ends `child` (by its pid) and fails the test if it has not exited within the deadline. */
+function withDeadline(child: ChildProcess, what: string): () => void {
+  const timer = setTimeout(() => {
+    child.kill("SIGKILL");
+    failures.push(new Error(`${what} did not finish within ${CHILD_DEADLINE_MS} ms`));
+  }, CHILD_DEADLINE_MS);
+  child.once("exit", () => clearTimeout(timer));
+  return () => clearTimeout(timer);
+}
+const failures: Error[] = [];
+
 async function killedAndFinished(storeArgs: string[]) {
   const bytes = patterned(48 * CHUNK + 77, 53);
   const filePath = join(work, `clip-${storeArgs[0]}.mp4`);
@@ -76,6 +92,7 @@ async function killedAndFinished(storeArgs: string[]) {
   // Slow chunks, so the first process is surely still uploading when it is killed.
   const slow = sim.control.addFault({ route: "PUT /v1/uploads/*", kind: "slow", delayMs: 20 });
   const first = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+  withDeadline(first, "the first uploading process");
   const exited = new Promise((resolve) => first.once("exit", resolve));
   let uploadId = "";
   for await (const line of createInterface({ input: first.stdout })) {
@@ -92,11 +109,13 @@ async function killedAndFinished(storeArgs: string[]) {
   expect(held).toBeLessThan(bytes.length);
 
   const second = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+  withDeadline(second, "the second uploading process");
   let result: { uploadId: string; resumedFrom: number; status: string } | undefined;
   for await (const line of createInterface({ input: second.stdout })) {
     const parsed = JSON.parse(line) as { result?: typeof result };
     if (parsed.result) result = parsed.result;
   }
+  expect(failures.splice(0)).toEqual([]);
   expect(result).toMatchObject({ uploadId, status: "completed" });
   // The chunk in flight at the kill may land after `held` was read: then one chunk further.
   expect([held, held + CHUNK]).toContain(result!.resumedFrom);
@@ -224,7 +243,6 @@ describe.runIf(redisAvailable("redisResumeStore"))(
     });
 
     it("fails closed within its deadline when Redis does not answer; a failed delete is only reported", async () => {
-      const { startRedis } = await import("../../../testing/redis-server.ts");
       const own = await startRedis();
       const client = redis.connect(own.port);
       const errors: unknown[] = [];
@@ -245,9 +263,96 @@ describe.runIf(redisAvailable("redisResumeStore"))(
       }
     });
 
+    it("Redis killed and restarted: every call answers within timeoutMs, and the store works within a second of the restart", async () => {
+      const TIMEOUT_MS = 300;
+      const SLACK_MS = 1000; // a loaded 2-core machine; the bounds are the store's deadline and "about a second"
+      const own = await startRedis();
+      // ioredis's defaults: an offline queue, 20 retries per command, reconnects up to 2 s apart.
+      const clients = Array.from({ length: 3 }, () => new Redis({ host: "127.0.0.1", port: own.port }));
+      for (const client of clients) client.on("error", () => {});
+      const prefix = redis.prefix();
+      const calls = clients.map((client) => {
+        const store = redisResumeStore({ client, prefix, timeoutMs: TIMEOUT_MS });
+        return async () => store.get("f");
+      });
+      let restarted: TestRedis | undefined;
+      try {
+        await redisResumeStore({ client: clients[0]!, prefix }).set("f", RECORD);
+        const outage = await throughKillAndRestart({ server: own, calls });
+        restarted = outage.restarted;
+        console.log(
+          `resume store outage: longest call ${outage.longestCallMs} ms, back ${outage.backAfterMs.join(", ")} ms after the restart`,
+        );
+        expect(outage.answeredWhileDown).toBe(0);
+        for (const error of outage.refusals)
+          expect(error).toMatchObject({ code: RESUME_STORE_UNAVAILABLE, retryable: true });
+        expect(outage.longestCallMs).toBeLessThanOrEqual(TIMEOUT_MS + SLACK_MS);
+        for (const ms of outage.backAfterMs) expect(ms).toBeLessThanOrEqual(1000 + SLACK_MS);
+      } finally {
+        for (const client of clients) client.disconnect();
+        await restarted?.stop();
+      }
+    });
+
     it("lets a second process finish the upload a killed one started, with the right SHA-256", async () => {
       const port = (redis.connect().options as { port: number }).port;
       await killedAndFinished(["redis", String(port), redis.prefix()]);
+    });
+  },
+);
+
+describe.runIf(redisClusterAvailable("redisResumeStore on a Redis Cluster"))(
+  "redisResumeStore on a real Redis Cluster (three masters, ioredis Cluster)",
+  () => {
+    const redis = useRedisCluster(Cluster);
+    const TIMEOUT_MS = 500;
+    /** Room for a loaded 2-core machine; the bound itself is the store's deadline. */
+    const SLACK_MS = 1000;
+
+    it("keeps, replaces and forgets records (ioredis's Cluster is a client it takes)", async () => {
+      const client: RedisResumeClient = redis.connect();
+      await behavesAsAStore(redisResumeStore({ client, prefix: redis.prefix(), ttlSeconds: 60 }));
+    });
+
+    it("lets a second process finish the upload a killed one started, with the right SHA-256", async () => {
+      await killedAndFinished(["redis-cluster", String(redis.cluster().nodes[0]!.port), redis.prefix()]);
+    });
+
+    // Last: it kills a master, and the cluster stays down for the rest of the file.
+    it("with the master holding the upload's key killed, the upload fails closed within timeoutMs and sends nothing", async () => {
+      const cluster = redis.connect();
+      const keys: string[] = [];
+      // The cluster client, telling which key the store reads (a hash of the fingerprint).
+      const client: RedisResumeClient = {
+        get: (key) => {
+          keys.push(key);
+          return cluster.get(key);
+        },
+        set: (key, value, mode, seconds) => cluster.set(key, value, mode, seconds),
+        del: (key) => cluster.del(key),
+      };
+      const uploader = createUploader({
+        filesUrl: sim.filesUrl,
+        apiKey: sim.apiKey,
+        externalUserId: sim.externalUserId,
+        store: redisResumeStore({ client, prefix: redis.prefix(), timeoutMs: TIMEOUT_MS }),
+        pollIntervalMs: 5,
+      });
+      const bytes = patterned(2 * CHUNK, 7);
+      const file = () => new File([bytes as BlobPart], "killed.mp4", { lastModified: 9 });
+      const options = { fileName: "killed.mp4", contentType: "video/mp4" };
+      await uploader.upload(file(), options);
+      const master = await redis.cluster().masterOf(keys[0]!);
+      await master.stop("SIGKILL");
+      const sent = sim.control.requests().length;
+      for (let i = 0; i < 4; i++) {
+        const start = Date.now();
+        const error = await uploader.upload(file(), options).catch((e: unknown) => e);
+        const ms = Date.now() - start;
+        expect(error).toMatchObject({ code: RESUME_STORE_UNAVAILABLE, retryable: true });
+        expect(ms).toBeLessThanOrEqual(TIMEOUT_MS + SLACK_MS);
+      }
+      expect(sim.control.requests()).toHaveLength(sent);
     });
   },
 );

@@ -2,7 +2,14 @@ import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 // One redis-server harness in the repository (it finds, starts and stops the binary, makes and
 // disconnects the clients, and under CI=true refuses to skip).
-import { freePort, redisAvailable, startRedis, useRedis } from "../../../testing/redis-server.ts";
+import { throughKillAndRestart } from "../../../testing/redis-outage.ts";
+import {
+  freePort,
+  redisAvailable,
+  startRedis,
+  type TestRedis,
+  useRedis,
+} from "../../../testing/redis-server.ts";
 import * as nodeEntry from "./index.node.js";
 import { createWebhookVerifier } from "./index.node.js";
 import { createRedisReplayStore } from "./redis.js";
@@ -121,6 +128,36 @@ describe.runIf(redisAvailable("webhook-verify Redis replay store"))(
           expect(await store.claim("msg_late", 60_000)).toBe(true);
         } finally {
           client.disconnect();
+          await restarted?.stop();
+        }
+      });
+
+      it("Redis killed and restarted: every claim answers within timeoutMs, and claims succeed within a second of the restart", async () => {
+        const TIMEOUT_MS = 300;
+        const SLACK_MS = 1000; // a loaded 2-core machine; the bounds are the store's deadline and "about a second"
+        const server = await startRedis();
+        const clients = Array.from({ length: 3 }, () => defaultClient(server.port));
+        const keyPrefix = prefix();
+        let seq = 0;
+        const calls = clients.map((client) => {
+          const store = createRedisReplayStore({ client, prefix: keyPrefix, timeoutMs: TIMEOUT_MS });
+          return () => store.claim(`msg_outage_${seq++}`, 60_000);
+        });
+        let restarted: TestRedis | undefined;
+        try {
+          for (const call of calls) expect(await call()).toBe(true);
+          const outage = await throughKillAndRestart({ server, calls });
+          restarted = outage.restarted;
+          console.log(
+            `replay store outage: longest claim ${outage.longestCallMs} ms, back ${outage.backAfterMs.join(", ")} ms after the restart`,
+          );
+          expect(outage.answeredWhileDown).toBe(0);
+          for (const error of outage.refusals)
+            expect(error).toMatchObject({ code: "REPLAY_STORE_FAILED", retryable: true });
+          expect(outage.longestCallMs).toBeLessThanOrEqual(TIMEOUT_MS + SLACK_MS);
+          for (const ms of outage.backAfterMs) expect(ms).toBeLessThanOrEqual(1000 + SLACK_MS);
+        } finally {
+          for (const client of clients) client.disconnect();
           await restarted?.stop();
         }
       });
