@@ -2,11 +2,14 @@
  * README examples are code users copy first, so they run in the tests. This extracts every fenced
  * `ts` block of a README (except blocks preceded by `<!-- no-test -->`, used for shell-only or
  * deliberately partial snippets) and imports each one as a module, so a broken example fails CI.
+ * A block preceded by `<!-- deno -->` runs in the real deno instead (testing/deno.ts), with Deno KV
+ * and `Deno.openKv()` landing in a temporary folder.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { kvFolder, runDeno } from "./deno.ts";
 
 /** One runnable block of a README. */
 export interface ReadmeExample {
@@ -15,6 +18,8 @@ export interface ReadmeExample {
   /** The line of the README where the block starts, for error messages. */
   line: number;
   code: string;
+  /** Where it runs: Node (through vitest), or the real deno for a block marked `<!-- deno -->`. */
+  runtime: "node" | "deno";
 }
 
 /** Extracts the runnable TypeScript blocks of a README, in order. */
@@ -23,6 +28,7 @@ export function readmeExamples(readmePath: string): ReadmeExample[] {
   const examples: ReadmeExample[] = [];
   let inBlock = false;
   let skip = false;
+  let deno = false;
   let start = 0;
   let body: string[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -32,9 +38,16 @@ export function readmeExamples(readmePath: string): ReadmeExample[] {
       start = i + 1;
       body = [];
       skip = (lines[i - 1] ?? "").includes("<!-- no-test -->");
+      deno = (lines[i - 1] ?? "").includes("<!-- deno -->");
     } else if (inBlock && /^```\s*$/.test(line)) {
       inBlock = false;
-      if (!skip) examples.push({ index: examples.length + 1, line: start, code: body.join("\n") });
+      if (!skip)
+        examples.push({
+          index: examples.length + 1,
+          line: start,
+          code: body.join("\n"),
+          runtime: deno ? "deno" : "node",
+        });
     } else if (inBlock) {
       body.push(line);
     }
@@ -59,6 +72,50 @@ export async function runReadmeExample(packageDir: string, example: ReadmeExampl
 }
 
 /**
+ * An import map sending the package's own name and sub-paths (their `default` export) to its sources,
+ * as vitest's alias does for Node, so a deno example runs the code under test without a build.
+ */
+function sourceImportMap(packageDir: string): string {
+  const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+    name: string;
+    exports: Record<string, string | { default?: string }>;
+  };
+  const imports: Record<string, string> = {};
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    const dist = typeof target === "string" ? target : target.default;
+    if (!dist?.endsWith(".js")) continue;
+    const source = join(packageDir, dist.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"));
+    imports[subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`] = pathToFileURL(source).href;
+  }
+  return JSON.stringify({ imports });
+}
+
+/**
+ * Runs a `<!-- deno -->` example in the real deno: written beside the package (so its dependencies
+ * resolve from node_modules), with KV and Deno's cache in a fresh temporary folder, a deadline, and
+ * a last line added that says it ran to the end.
+ */
+export async function runDenoReadmeExample(packageDir: string, example: ReadmeExample): Promise<void> {
+  const dir = join(packageDir, ".readme-examples");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `deno-example-${example.index}-${process.pid}-${Date.now()}.ts`);
+  const folder = kvFolder();
+  const importMap = join(folder.dir, "import-map.json");
+  writeFileSync(importMap, sourceImportMap(packageDir));
+  writeFileSync(file, `${example.code}\nconsole.log(JSON.stringify({ finished: true }));\n`);
+  try {
+    expect(
+      await runDeno({ packageDir, script: file, dir: folder.dir, importMap, timeoutMs: 60_000 }),
+    ).toEqual({
+      finished: true,
+    });
+  } finally {
+    rmSync(file, { force: true });
+    folder.remove();
+  }
+}
+
+/**
  * The README test every package runs: one test per runnable block, named after its line, plus a check
  * that the README has one at all (a README must start with a runnable example).
  */
@@ -68,7 +125,8 @@ export function testReadmeExamples(packageDir: string): void {
     it("has at least one example", () => expect(examples.length).toBeGreaterThan(0));
     for (const example of examples) {
       it(`example ${example.index} (README line ${example.line})`, async () => {
-        await runReadmeExample(packageDir, example);
+        if (example.runtime === "deno") await runDenoReadmeExample(packageDir, example);
+        else await runReadmeExample(packageDir, example);
       });
     }
   });

@@ -1,5 +1,5 @@
-import { PromoReviewError } from "@promo-review/errors";
 import type { ReplayStore } from "./replay-store.js";
+import { storeTimeoutMs, withinDeadline } from "./store-deadline.js";
 
 /**
  * The part of a Redis client the store uses. An `ioredis` client fits (it is an optional peer
@@ -30,29 +30,6 @@ export interface RedisReplayStoreOptions {
 const UNDO_CLAIM =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
-/** `promise`, or a `REPLAY_STORE_FAILED` error once `ms` have passed; the timer never outlives the call. */
-async function withinDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new PromoReviewError({
-            code: "REPLAY_STORE_FAILED",
-            message: `The Redis replay store did not ${what} within ${ms} ms; the delivery was not processed`,
-            retryable: true,
-          }),
-        ),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * A replay store in Redis, shared by every instance of a receiver: `SET key <token> PX ttl NX` claims
  * atomically (one winner among concurrent claims, expiry by Redis itself), `DEL` releases. Each call
@@ -60,10 +37,7 @@ async function withinDeadline<T>(promise: Promise<T>, ms: number, what: string):
  */
 export function createRedisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
   const prefix = options.prefix ?? "promo-review:webhook-id:";
-  const timeoutMs = options.timeoutMs ?? 1000;
-  if (!(timeoutMs > 0 && timeoutMs < 2 ** 31)) {
-    throw new RangeError(`timeoutMs must be a positive number of milliseconds below 2^31, got ${timeoutMs}`);
-  }
+  const timeoutMs = storeTimeoutMs(options.timeoutMs);
   const { client } = options;
   return {
     async claim(id, ttlMs) {
@@ -72,7 +46,7 @@ export function createRedisReplayStore(options: RedisReplayStoreOptions): Replay
       // PX takes an integer of at least 1.
       const set = client.set(key, token, "PX", Math.max(1, Math.ceil(ttlMs)), "NX");
       try {
-        return (await withinDeadline(set, timeoutMs, `claim ${id}`)) === "OK";
+        return (await withinDeadline(set, timeoutMs, "Redis", `claim ${id}`)) === "OK";
       } catch (error) {
         // The command may still be queued in the client (ioredis's offline queue) and succeed once Redis
         // is back: the sender would then find its retry refused as a replay and the event lost. The undo,
@@ -85,7 +59,7 @@ export function createRedisReplayStore(options: RedisReplayStoreOptions): Replay
     async release(id) {
       const del = client.del(prefix + id);
       del.catch(() => {});
-      await withinDeadline(del, timeoutMs, `release ${id}`);
+      await withinDeadline(del, timeoutMs, "Redis", `release ${id}`);
     },
   };
 }
