@@ -4,12 +4,10 @@
  * client: pass an ioredis client (or anything with the same `evalsha`/`eval`).
  * @packageDocumentation
  */
-import { PromoReviewError } from "@promo-review/errors";
-import { BUDGET_CODES } from "./errors.js";
-import { MemoryStore } from "./memory-store.js";
 import { BUDGET_SCRIPT } from "./redis-script.js";
 import type { WindowSpec } from "./rules.js";
 import type { BudgetStore, Decision } from "./store.js";
+import { StoreAvailability, type UnavailableOptions } from "./store-availability.js";
 
 /** The part of a Redis client the store uses; an ioredis `Redis` or `Cluster` satisfies it. */
 export interface RedisScriptClient {
@@ -17,34 +15,12 @@ export interface RedisScriptClient {
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
 }
 
-/** Options of {@link RedisStore}. */
-export interface RedisStoreOptions {
+/** Options of {@link RedisStore}; see {@link UnavailableOptions} for when Redis does not answer. */
+export interface RedisStoreOptions extends UnavailableOptions {
   /** A connected client, e.g. `new Redis(url)` from ioredis. The store never closes it. */
   client: RedisScriptClient;
   /** Prefix of every key the store writes. Default `"promo-review:rate-budget:"`. */
   prefix?: string;
-  /**
-   * When Redis does not answer (error, or nothing within `timeoutMs`):
-   * - `"closed"` (default): the request is refused with a retryable `BUDGET_STORE_UNAVAILABLE`
-   *   error. Nothing is sent that the shared budget did not admit.
-   * - `"open"`: the process falls back to its own in-memory budget until Redis answers again. Each
-   *   process keeps to the limits on its own, but processes sharing the key may together exceed them
-   *   (and see 429s, which still pause them).
-   */
-  whenUnavailable?: "closed" | "open";
-  /**
-   * How long to wait for Redis per call (take, settle, pause). Default 1000 ms. It bounds the wait
-   * whatever the client does meanwhile: with ioredis's defaults a command to a Redis that is down
-   * waits about ten seconds before the client itself gives up.
-   */
-  timeoutMs?: number;
-  /**
-   * After a failure, how long to treat Redis as down before asking it again, so that requests meanwhile
-   * do not each wait `timeoutMs`. Default 1000 ms.
-   */
-  recheckMs?: number;
-  /** Told about every failure to reach Redis, in either mode (for logs and metrics). */
-  onError?: (error: unknown) => void;
 }
 
 /** SHA-1 of the script for EVALSHA, with Web Crypto so that this file needs no Node built-in either. */
@@ -62,14 +38,8 @@ async function sha1(text: string): Promise<string> {
 export class RedisStore implements BudgetStore {
   readonly #client: RedisScriptClient;
   readonly #prefix: string;
-  readonly #whenUnavailable: "closed" | "open";
-  readonly #timeoutMs: number;
-  readonly #onError: ((error: unknown) => void) | undefined;
-  readonly #recheckMs: number;
-  #downUntil = 0;
-  #lastError: unknown;
+  readonly #availability: StoreAvailability;
   #sha: Promise<string> | undefined;
-  #fallback: MemoryStore | undefined;
   readonly #id = crypto.randomUUID();
   #seq = 0;
 
@@ -77,14 +47,7 @@ export class RedisStore implements BudgetStore {
   constructor(options: RedisStoreOptions) {
     this.#client = options.client;
     this.#prefix = options.prefix ?? "promo-review:rate-budget:";
-    this.#whenUnavailable = options.whenUnavailable ?? "closed";
-    this.#timeoutMs = options.timeoutMs ?? 1000;
-    // A timer cannot hold 2^31 ms or more (it would fire at once), and 0 would refuse every decision.
-    if (!(this.#timeoutMs > 0 && this.#timeoutMs < 2 ** 31)) {
-      throw new RangeError(`timeoutMs must be a positive number of ms below 2^31, got ${this.#timeoutMs}`);
-    }
-    this.#onError = options.onError;
-    this.#recheckMs = options.recheckMs ?? 1000;
+    this.#availability = new StoreAvailability("Redis", options);
   }
 
   #keys(key: string, windows: readonly WindowSpec[]): string[] {
@@ -92,58 +55,23 @@ export class RedisStore implements BudgetStore {
     return [`${base}pause`, ...windows.map((w) => `${base}w:${w.id}`)];
   }
 
-  async #run(keys: string[], args: (string | number)[]): Promise<unknown[]> {
-    if (Date.now() < this.#downUntil) throw this.#lastError;
-    try {
-      return await this.#ask(keys, args);
-    } catch (error) {
-      this.#downUntil = Date.now() + this.#recheckMs;
-      this.#lastError = error;
-      this.#onError?.(error);
-      throw error;
-    }
+  #run(keys: string[], args: (string | number)[]): Promise<unknown[]> {
+    return this.#availability.run(() => this.#ask(keys, args));
   }
 
   async #ask(keys: string[], args: (string | number)[]): Promise<unknown[]> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Redis did not answer within ${this.#timeoutMs} ms`)),
-        this.#timeoutMs,
-      );
-    });
-    const call = async (): Promise<unknown> => {
-      try {
-        this.#sha ??= sha1(BUDGET_SCRIPT);
-        return await this.#client.evalsha(await this.#sha, keys.length, ...keys, ...args);
-      } catch (error) {
-        // First use on this server (or after SCRIPT FLUSH): EVAL loads the script for next time.
-        if (!String((error as Error | undefined)?.message).startsWith("NOSCRIPT")) throw error;
-        return this.#client.eval(BUDGET_SCRIPT, keys.length, ...keys, ...args);
-      }
-    };
+    let answer: unknown;
     try {
-      const answer = await Promise.race([call(), timeout]);
-      if (!Array.isArray(answer))
-        throw new Error(`unexpected answer from the budget script: ${String(answer)}`);
-      return answer;
-    } finally {
-      clearTimeout(timer);
+      this.#sha ??= sha1(BUDGET_SCRIPT);
+      answer = await this.#client.evalsha(await this.#sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      // First use on this server (or after SCRIPT FLUSH): EVAL loads the script for next time.
+      if (!String((error as Error | undefined)?.message).startsWith("NOSCRIPT")) throw error;
+      answer = await this.#client.eval(BUDGET_SCRIPT, keys.length, ...keys, ...args);
     }
-  }
-
-  #unavailable(error: unknown): MemoryStore {
-    if (this.#whenUnavailable === "closed") {
-      throw new PromoReviewError({
-        code: BUDGET_CODES.storeUnavailable,
-        message:
-          "The shared rate budget (Redis) is unreachable and the store fails closed; the request was not sent",
-        retryable: true,
-        cause: error,
-      });
-    }
-    this.#fallback ??= new MemoryStore();
-    return this.#fallback;
+    if (!Array.isArray(answer))
+      throw new Error(`unexpected answer from the budget script: ${String(answer)}`);
+    return answer;
   }
 
   /** See {@link BudgetStore.take}. */
@@ -156,7 +84,7 @@ export class RedisStore implements BudgetStore {
     try {
       answer = await this.#run(this.#keys(key, windows), args);
     } catch (error) {
-      return this.#unavailable(error).take(key, windows);
+      return this.#availability.unavailable(error).take(key, windows);
     }
     if (answer[0] === 1) return { ok: true };
     return {
@@ -174,9 +102,7 @@ export class RedisStore implements BudgetStore {
     try {
       await this.#run(this.#keys(key, windows), args);
     } catch (error) {
-      // Fail-open admissions live in the fallback; fail-closed has nothing to settle.
-      if (this.#whenUnavailable === "open") this.#fallback?.settle(key, windows, ticket);
-      else this.#onError?.(error);
+      this.#availability.settleFailed(error, (fallback) => fallback.settle(key, windows, ticket));
     }
   }
 
@@ -185,7 +111,8 @@ export class RedisStore implements BudgetStore {
     try {
       await this.#run(this.#keys(key, []), ["pause", ms]);
     } catch (error) {
-      this.#unavailable(error).pause(key, ms);
+      this.#availability.unavailable(error).pause(key, ms);
     }
   }
 }
+export type { UnavailableOptions } from "./store-availability.js";

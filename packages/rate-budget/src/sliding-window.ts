@@ -1,3 +1,11 @@
+/** A {@link SlidingWindowLog} as plain data (structured-cloneable, JSON-safe). */
+export interface SlidingWindowState {
+  /** Settled or ticketless admission times, oldest first. */
+  times: number[];
+  /** Unsettled tickets and their decision times, in decision order. */
+  pending: [ticket: string, at: number][];
+}
+
 /**
  * An exact sliding-window log. A fixed window (reset every minute) lets up to twice the limit through
  * across its edge; a token bucket lets `limit` through at once and then refills, which also exceeds the
@@ -115,6 +123,37 @@ export class SlidingWindowLog {
   count(now: number): number {
     this.#expire(now);
     return this.#size + this.#pending.length;
+  }
+
+  /**
+   * The log as plain data, for a store that keeps it outside this process (Deno KV): the admission
+   * times in the window as last expired, oldest first, and the unsettled tickets in decision order.
+   */
+  toState(): SlidingWindowState {
+    const times: number[] = [];
+    for (let i = 0; i < this.#size; i++) times.push(this.#times[(this.#head + i) % this.#times.length]!);
+    return { times, pending: this.#pending.map((p) => [p.ticket, p.at]) };
+  }
+
+  /**
+   * A log with the admissions of `state` (from {@link toState} of a log of the same limit and
+   * window), to decide on as if it had never left memory.
+   */
+  static fromState(
+    limit: number,
+    windowMs: number,
+    holdMs: number,
+    state: SlidingWindowState,
+  ): SlidingWindowLog {
+    const log = new SlidingWindowLog(limit, windowMs, holdMs);
+    if (state.times.length + state.pending.length > limit) {
+      throw new RangeError(
+        `a window state of ${state.times.length + state.pending.length} admissions exceeds its limit of ${limit}`,
+      );
+    }
+    for (const at of state.times) log.#push(at);
+    for (const [ticket, at] of state.pending) log.#pending.push({ ticket, at });
+    return log;
   }
 
   #push(now: number): void {
