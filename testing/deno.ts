@@ -82,3 +82,23 @@ export async function runDeno(options: RunDenoOptions): Promise<unknown> {
     `deno ${options.script} ${why} without a JSON result\nstdout: ${result.stdout.slice(-2000)}\nstderr: ${result.stderr.slice(-4000)}`,
   );
 }
+
+/**
+ * Type-checks `script` with `deno check` against Deno's own declarations (for example, that a real
+ * `Deno.Kv` fits a store's structural type); rejects with the checker's output when it fails.
+ */
+export async function denoCheck(options: Omit<RunDenoOptions, "args" | "importMap">): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const result = await runWithDeadline(
+    join(options.packageDir, "node_modules", ".bin", "deno"),
+    ["check", "--no-lock", "--quiet", "--unstable-kv", "--unstable-sloppy-imports", options.script],
+    {
+      cwd: options.packageDir,
+      env: { ...process.env, DENO_DIR: join(options.dir, "deno-dir"), NO_COLOR: "1" },
+      timeoutMs,
+    },
+  );
+  if (result.code === 0 && !result.timedOut) return;
+  const why = result.timedOut ? `was killed after its deadline of ${timeoutMs} ms` : "failed";
+  throw new Error(`deno check ${options.script} ${why}\n${result.stdout}${result.stderr}`);
+}

@@ -8,7 +8,7 @@
  * would. `delay` makes every call wait (to exercise deadlines); `failing` makes every call throw.
  */
 
-type KeyPart = string | number | bigint | boolean | Uint8Array;
+type KeyPart = string | number | bigint | boolean | symbol | Uint8Array;
 type Key = readonly KeyPart[];
 
 interface Stored {

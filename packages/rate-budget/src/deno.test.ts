@@ -3,7 +3,7 @@ import { PromoReviewError } from "@promo-review/errors";
 import { startSimulator } from "@promo-review/simulator";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { kvFolder, runDeno } from "../../../testing/deno.ts";
+import { denoCheck, kvFolder, runDeno } from "../../../testing/deno.ts";
 import { MemoryDenoKv } from "../../../testing/memory-deno-kv.ts";
 import { createRateBudget } from "./budget.js";
 import { DENO_KV_MAX_ADMISSIONS, type DenoKvLike, denoKvBudgetStore } from "./deno.js";
@@ -162,5 +162,16 @@ describe("Deno KV budget store: when KV does not answer", () => {
       expect(() => denoKvBudgetStore(kv, { timeoutMs })).toThrow(RangeError);
     for (const maxAttempts of [0, 1.5])
       expect(() => denoKvBudgetStore(kv, { maxAttempts })).toThrow(RangeError);
+  });
+});
+
+describe("Deno KV budget store: typed by shape, and a real Deno.Kv fits", () => {
+  it("passes deno check against Deno's own declarations with a Deno.Kv and every kind of key part", async () => {
+    await denoCheck({
+      packageDir: PACKAGE_DIR,
+      script: "deno/types-fit.ts",
+      dir: folder.dir,
+      timeoutMs: 60_000,
+    });
   });
 });

@@ -13,7 +13,7 @@ import { StoreAvailability, type UnavailableOptions } from "./store-availability
 export type { UnavailableOptions } from "./store-availability.js";
 
 /** A part of a Deno KV key (`Deno.KvKeyPart`). */
-export type DenoKvKeyPart = string | number | bigint | boolean | Uint8Array;
+export type DenoKvKeyPart = string | number | bigint | boolean | symbol | Uint8Array;
 
 /** A Deno KV key (`Deno.KvKey`). */
 export type DenoKvKey = readonly DenoKvKeyPart[];

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { kvFolder, runDeno } from "../../../testing/deno.ts";
+import { denoCheck, kvFolder, runDeno } from "../../../testing/deno.ts";
 import { MemoryDenoKv } from "../../../testing/memory-deno-kv.ts";
 import { type DenoKvLike, denoKvReplayStore } from "./deno.js";
 import { checkReplayProperty } from "./test-replay-property.js";
@@ -130,5 +130,16 @@ describe("Deno KV replay store: every call has a deadline and fails closed", () 
     for (const timeoutMs of [0, -1, Number.NaN, 2 ** 31, Number.POSITIVE_INFINITY]) {
       expect(() => denoKvReplayStore(new MemoryDenoKv(), { timeoutMs })).toThrow(RangeError);
     }
+  });
+});
+
+describe("Deno KV replay store: typed by shape, and a real Deno.Kv fits", () => {
+  it("passes deno check against Deno's own declarations with a Deno.Kv and every kind of key part", async () => {
+    await denoCheck({
+      packageDir: PACKAGE_DIR,
+      script: "deno/types-fit.ts",
+      dir: folder.dir,
+      timeoutMs: 60_000,
+    });
   });
 });

@@ -9,14 +9,13 @@ import type { ReplayStore } from "./replay-store.js";
 import { storeTimeoutMs, withinDeadline } from "./store-deadline.js";
 
 /** A part of a Deno KV key (`Deno.KvKeyPart`). */
-export type DenoKvKeyPart = string | number | bigint | boolean | Uint8Array;
+export type DenoKvKeyPart = string | number | bigint | boolean | symbol | Uint8Array;
 
 /** A Deno KV key (`Deno.KvKey`). */
 export type DenoKvKey = readonly DenoKvKeyPart[];
 
 /** What `get` answers (`Deno.KvEntryMaybe`): `versionstamp` is null when the key holds nothing. */
 export interface DenoKvEntryMaybe<T> {
-  key: DenoKvKey;
   value: T | null;
   versionstamp: string | null;
 }
