@@ -192,7 +192,7 @@ export function denoKvBudgetStore(kv: DenoKvLike, options: DenoKvBudgetStoreOpti
           }
           const logs = windows.map((w) => logOf(state, w));
           const result = takeFromLogs(logs, windows, at, ticket);
-          if (result.ok) windows.forEach((w, i) => store(state, w, logs[i]!));
+          if (result.ok) for (let i = 0; i < windows.length; i++) store(state, windows[i]!, logs[i]!);
           return { result, changed: result.ok };
         });
       } catch (error) {
