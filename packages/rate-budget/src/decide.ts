@@ -7,8 +7,14 @@ import type { WindowSpec } from "./rules.js";
 import type { SlidingWindowLog } from "./sliding-window.js";
 import type { Decision } from "./store.js";
 
-/** Whether `log` was made for `window` (a window re-declared with another limit or length starts afresh). */
-export function sameShape(log: SlidingWindowLog, window: WindowSpec): boolean {
+/**
+ * Whether `log` (or a stored window) was made for `window`: a window re-declared with another limit or
+ * length starts afresh rather than misjudging.
+ */
+export function sameShape(
+  log: Pick<SlidingWindowLog, "limit" | "windowMs" | "holdMs">,
+  window: WindowSpec,
+): boolean {
   return (
     log.limit === window.limit && log.windowMs === window.windowMs && log.holdMs === (window.holdMs ?? 0)
   );

@@ -79,14 +79,16 @@ function isKeyState(value: unknown): value is KeyState {
   );
 }
 
+/** The window's log as stored, or a fresh one when none is stored or the window was re-declared. */
 function logOf(state: KeyState, window: WindowSpec): SlidingWindowLog {
   const stored = state.windows[window.id];
-  const holdMs = window.holdMs ?? 0;
-  if (stored !== undefined) {
-    const log = SlidingWindowLog.fromState(stored.limit, stored.windowMs, stored.holdMs, stored);
-    if (sameShape(log, window)) return log;
-  }
-  return new SlidingWindowLog(window.limit, window.windowMs, holdMs);
+  const log = new SlidingWindowLog(window.limit, window.windowMs, window.holdMs ?? 0);
+  if (stored === undefined || !sameShape(stored, window)) return log;
+  // Recorded in the order they were taken, the admissions rebuild the log as it was (more than the
+  // limit would throw: a state this store did not write).
+  for (const at of stored.times) log.record(at);
+  for (const [ticket, at] of stored.pending) log.record(at, ticket);
+  return log;
 }
 
 function store(state: KeyState, window: WindowSpec, log: SlidingWindowLog): void {

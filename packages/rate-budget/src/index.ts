@@ -19,7 +19,7 @@ export {
   type RouteTarget,
   type WindowSpec,
 } from "./rules.js";
-export { SlidingWindowLog } from "./sliding-window.js";
+export { SlidingWindowLog, type SlidingWindowState } from "./sliding-window.js";
 export type { BudgetStore, Decision } from "./store.js";
 export type {
   AcquireOptions,

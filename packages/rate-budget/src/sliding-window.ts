@@ -128,32 +128,14 @@ export class SlidingWindowLog {
   /**
    * The log as plain data, for a store that keeps it outside this process (Deno KV): the admission
    * times in the window as last expired, oldest first, and the unsettled tickets in decision order.
+   * `record` each of them into a fresh log of the same shape to restore it (the Deno KV store does).
    */
   toState(): SlidingWindowState {
-    const times: number[] = [];
-    for (let i = 0; i < this.#size; i++) times.push(this.#times[(this.#head + i) % this.#times.length]!);
-    return { times, pending: this.#pending.map((p) => [p.ticket, p.at]) };
-  }
-
-  /**
-   * A log with the admissions of `state` (from {@link toState} of a log of the same limit and
-   * window), to decide on as if it had never left memory.
-   */
-  static fromState(
-    limit: number,
-    windowMs: number,
-    holdMs: number,
-    state: SlidingWindowState,
-  ): SlidingWindowLog {
-    const log = new SlidingWindowLog(limit, windowMs, holdMs);
-    if (state.times.length + state.pending.length > limit) {
-      throw new RangeError(
-        `a window state of ${state.times.length + state.pending.length} admissions exceeds its limit of ${limit}`,
-      );
-    }
-    for (const at of state.times) log.#push(at);
-    for (const [ticket, at] of state.pending) log.#pending.push({ ticket, at });
-    return log;
+    const times = this.#times;
+    return {
+      times: Array.from({ length: this.#size }, (_, i) => times[(this.#head + i) % times.length]!),
+      pending: this.#pending.map((p) => [p.ticket, p.at]),
+    };
   }
 
   #push(now: number): void {
