@@ -5,11 +5,14 @@
  * A block preceded by `<!-- needs: redis-cluster -->` runs against a real three-master Redis Cluster
  * (testing/redis-cluster.ts) whose nodes it reads from `REDIS_CLUSTER_NODES` ("host:port,..."), as a
  * user's deployment would pass them; without redis-server it skips loudly outside CI, never under it.
+ * A block preceded by `<!-- deno -->` runs in the real deno instead (testing/deno.ts), with Deno KV
+ * and `Deno.openKv()` landing in a temporary folder.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kvFolder, runDeno } from "./deno.ts";
 import { redisClusterAvailable, startRedisCluster, type TestRedisCluster } from "./redis-cluster.ts";
 
 /** One runnable block of a README. */
@@ -20,7 +23,9 @@ export interface ReadmeExample {
   line: number;
   code: string;
   /** What the block needs running first (its `<!-- needs: ... -->` line). */
-  needs?: "redis-cluster";
+  needs?: "redis-cluster" | undefined;
+  /** Where it runs: Node (through vitest), or the real deno for a block marked `<!-- deno -->`. */
+  runtime: "node" | "deno";
 }
 
 const NEEDS = /<!-- needs: (redis-cluster) -->/;
@@ -32,6 +37,7 @@ export function readmeExamples(readmePath: string): ReadmeExample[] {
   let inBlock = false;
   let skip = false;
   let needs: ReadmeExample["needs"];
+  let deno = false;
   let start = 0;
   let body: string[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -42,6 +48,7 @@ export function readmeExamples(readmePath: string): ReadmeExample[] {
       body = [];
       skip = (lines[i - 1] ?? "").includes("<!-- no-test -->");
       needs = NEEDS.exec(lines[i - 1] ?? "")?.[1] as ReadmeExample["needs"];
+      deno = (lines[i - 1] ?? "").includes("<!-- deno -->");
     } else if (inBlock && /^```\s*$/.test(line)) {
       inBlock = false;
       if (!skip)
@@ -49,7 +56,8 @@ export function readmeExamples(readmePath: string): ReadmeExample[] {
           index: examples.length + 1,
           line: start,
           code: body.join("\n"),
-          ...(needs ? { needs } : {}),
+          needs,
+          runtime: deno ? "deno" : "node",
         });
     } else if (inBlock) {
       body.push(line);
@@ -75,6 +83,50 @@ export async function runReadmeExample(packageDir: string, example: ReadmeExampl
 }
 
 /**
+ * An import map sending the package's own name and sub-paths (their `default` export) to its sources,
+ * as vitest's alias does for Node, so a deno example runs the code under test without a build.
+ */
+function sourceImportMap(packageDir: string): string {
+  const pkg = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+    name: string;
+    exports: Record<string, string | { default?: string }>;
+  };
+  const imports: Record<string, string> = {};
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    const dist = typeof target === "string" ? target : target.default;
+    if (!dist?.endsWith(".js")) continue;
+    const source = join(packageDir, dist.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"));
+    imports[subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`] = pathToFileURL(source).href;
+  }
+  return JSON.stringify({ imports });
+}
+
+/**
+ * Runs a `<!-- deno -->` example in the real deno: written beside the package (so its dependencies
+ * resolve from node_modules), with KV and Deno's cache in a fresh temporary folder, a deadline, and
+ * a last line added that says it ran to the end.
+ */
+export async function runDenoReadmeExample(packageDir: string, example: ReadmeExample): Promise<void> {
+  const dir = join(packageDir, ".readme-examples");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `deno-example-${example.index}-${process.pid}-${Date.now()}.ts`);
+  const folder = kvFolder();
+  const importMap = join(folder.dir, "import-map.json");
+  writeFileSync(importMap, sourceImportMap(packageDir));
+  writeFileSync(file, `${example.code}\nconsole.log(JSON.stringify({ finished: true }));\n`);
+  try {
+    expect(
+      await runDeno({ packageDir, script: file, dir: folder.dir, importMap, timeoutMs: 60_000 }),
+    ).toEqual({
+      finished: true,
+    });
+  } finally {
+    rmSync(file, { force: true });
+    folder.remove();
+  }
+}
+
+/**
  * The README test every package runs: one test per runnable block, named after its line, plus a check
  * that the README has one at all (a README must start with a runnable example).
  */
@@ -84,7 +136,8 @@ export function testReadmeExamples(packageDir: string): void {
     it("has at least one example", () => expect(examples.length).toBeGreaterThan(0));
     for (const example of examples.filter((e) => e.needs === undefined)) {
       it(`example ${example.index} (README line ${example.line})`, async () => {
-        await runReadmeExample(packageDir, example);
+        if (example.runtime === "deno") await runDenoReadmeExample(packageDir, example);
+        else await runReadmeExample(packageDir, example);
       });
     }
     const clustered = examples.filter((e) => e.needs === "redis-cluster");

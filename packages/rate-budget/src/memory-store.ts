@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from "./clock.js";
+import { sameShape, takeFromLogs } from "./decide.js";
 import type { WindowSpec } from "./rules.js";
 import { SlidingWindowLog } from "./sliding-window.js";
 import type { BudgetStore, Decision } from "./store.js";
@@ -7,12 +8,6 @@ import type { BudgetStore, Decision } from "./store.js";
 interface KeyState {
   byId: Map<string, SlidingWindowLog>;
   bySet: WeakMap<readonly WindowSpec[], SlidingWindowLog[]>;
-}
-
-function sameShape(log: SlidingWindowLog, window: WindowSpec): boolean {
-  return (
-    log.limit === window.limit && log.windowMs === window.windowMs && log.holdMs === (window.holdMs ?? 0)
-  );
 }
 
 function current(logs: SlidingWindowLog[], windows: readonly WindowSpec[]): boolean {
@@ -91,19 +86,7 @@ export class MemoryStore implements BudgetStore {
       this.#lastWindows = windows;
       this.#lastLogs = logs;
     }
-    let waitMs = 0;
-    let full: string[] | undefined;
-    for (let i = 0; i < logs.length; i++) {
-      const wait = logs[i]!.waitMs(now);
-      if (wait > 0) {
-        full ??= [];
-        full.push(windows[i]!.id);
-        if (wait > waitMs) waitMs = wait;
-      }
-    }
-    if (full !== undefined) return { ok: false, waitMs, full, paused: false };
-    for (const log of logs) log.record(now, ticket);
-    return { ok: true };
+    return takeFromLogs(logs, windows, now, ticket);
   }
 
   /** See {@link BudgetStore.settle}. */

@@ -51,7 +51,8 @@ function redisBudget(client: RedisScriptClient, prefix: string): RemoteBudget {
       // First use on this server (or after SCRIPT FLUSH, or a restart): EVAL loads the script for next
       // time. Not for a call past its deadline: its caller has gone, and a late EVAL would take behind
       // the undo's back.
-      if (!String((error as Error | undefined)?.message).startsWith("NOSCRIPT") || signal?.aborted) throw error;
+      if (!String((error as Error | undefined)?.message).startsWith("NOSCRIPT") || signal?.aborted)
+        throw error;
       answer = await client.eval(BUDGET_SCRIPT, keys.length, ...keys, ...args);
     }
     if (!Array.isArray(answer))

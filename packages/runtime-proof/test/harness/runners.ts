@@ -3,7 +3,6 @@
  * child of the test, killed by its pid when it overruns; every server listens on 127.0.0.1 and is
  * closed by whoever opened it.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,6 +10,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Miniflare } from "miniflare";
 import { type BrowserContext, chromium } from "playwright-core";
+import { runWithDeadline } from "../../../../testing/child-process.ts";
 import type { ScenarioInput } from "../../scenarios/types.ts";
 import { bundleScenario, PACKAGE_DIR, RESULT_MARKER, type Runtime } from "./bundle.ts";
 
@@ -23,43 +23,23 @@ const BIN = join(PACKAGE_DIR, "node_modules", ".bin");
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
 /** Spawns `command`, waits for the result line, kills the process (by pid) after `timeoutMs`. */
-export function runProcess(command: string, args: string[], timeoutMs: number): Promise<Outcome> {
-  return new Promise((resolvePromise) => {
-    const child = spawn(command, args, { cwd: PACKAGE_DIR, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      if (child.pid !== undefined) process.kill(child.pid, "SIGKILL");
-    }, timeoutMs);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      resolvePromise({ ok: false, error: { name: "SpawnError", message: `${command}: ${error.message}` } });
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      const line = stdout.split("\n").find((l) => l.startsWith(RESULT_MARKER));
-      if (line && !timedOut) {
-        resolvePromise(JSON.parse(line.slice(RESULT_MARKER.length)) as Outcome);
-        return;
-      }
-      const why = timedOut ? `timed out after ${timeoutMs} ms` : `exited with ${code ?? signal}`;
-      resolvePromise({
-        ok: false,
-        error: {
-          name: "ProcessFailed",
-          message: `${basename(command)} ${why} without a result\nstdout: ${stdout.slice(-2000)}\nstderr: ${stderr.slice(-4000)}`,
-        },
-      });
-    });
+export async function runProcess(command: string, args: string[], timeoutMs: number): Promise<Outcome> {
+  const { stdout, stderr, code, signal, timedOut, spawnError } = await runWithDeadline(command, args, {
+    cwd: PACKAGE_DIR,
+    timeoutMs,
   });
+  if (spawnError)
+    return { ok: false, error: { name: "SpawnError", message: `${command}: ${spawnError.message}` } };
+  const line = stdout.split("\n").find((l) => l.startsWith(RESULT_MARKER));
+  if (line && !timedOut) return JSON.parse(line.slice(RESULT_MARKER.length)) as Outcome;
+  const why = timedOut ? `timed out after ${timeoutMs} ms` : `exited with ${code ?? signal}`;
+  return {
+    ok: false,
+    error: {
+      name: "ProcessFailed",
+      message: `${basename(command)} ${why} without a result\nstdout: ${stdout.slice(-2000)}\nstderr: ${stderr.slice(-4000)}`,
+    },
+  };
 }
 
 /** A browser and a page server kept for one test file (starting Chromium per scenario is slow). */

@@ -1,0 +1,31 @@
+// One of several deno processes sharing one budget key on one KV file: sends `requests` GETs at once
+// through budgetedFetch and prints the statuses it got.
+// deno run ... deno/budget-burst.ts <kv file> <JSON: { baseUrl, apiKey, userId, limit, windowMs, requests }>
+import { createRateBudget } from "../src/budget.ts";
+import { denoKvBudgetStore } from "../src/deno.ts";
+import { budgetedFetch } from "../src/fetch.ts";
+
+const [path, json] = Deno.args;
+const { baseUrl, apiKey, userId, limit, windowMs, requests } = JSON.parse(json!);
+const kv = await Deno.openKv(path);
+const errors: string[] = [];
+const budget = createRateBudget({
+  baseUrl,
+  keyId: "shared-key",
+  // A generous deadline: several processes write to one SQLite file on a loaded two-core machine.
+  store: denoKvBudgetStore(kv, { timeoutMs: 20_000, onError: (e) => errors.push(String(e)) }),
+  budgets: [{ name: "shared", limit, windowMs, match: { pathPrefix: "/v1/" } }],
+  safetyMarginMs: 20,
+});
+const send = budgetedFetch(budget);
+const headers = { Authorization: `Bearer ${apiKey}`, "X-External-User-ID": userId };
+const statuses = await Promise.all(
+  Array.from({ length: requests }, async () => {
+    const response = await send(`${baseUrl}/v1/channels`, { headers });
+    await response.body?.cancel();
+    return response.status;
+  }),
+);
+budget.close();
+kv.close();
+console.log(JSON.stringify({ statuses, errors }));
