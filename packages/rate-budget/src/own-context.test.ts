@@ -203,21 +203,23 @@ const arrivalsArb = fc.array(
   { minLength: 1, maxLength: 40 },
 );
 
+/** Arrivals at a budget of `limit` a second with `linkLimit` a second for links, over either store. */
+const scenarioArb = fc.record({
+  arrivals: arrivalsArb,
+  limit: fc.integer({ min: 1, max: 6 }),
+  linkLimit: fc.integer({ min: 1, max: 3 }),
+  asynchronous: fc.boolean(),
+});
+
 describe("every waiter wakes itself: its own timer and its own store call, in its own request", () => {
   it("property: whatever the arrivals, priorities and store, every request is admitted, each by its own timer or store call, even though an answered request's timers are dropped", async () => {
     await fc.assert(
-      fc.asyncProperty(
-        arrivalsArb,
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 1, max: 3 }),
-        fc.boolean(),
-        async (arrivals, limit, linkLimit, asynchronous) => {
-          const { outcomes, violations, contexts } = await run(arrivals, { limit, linkLimit, asynchronous });
-          expect(violations).toEqual([]);
-          expect(outcomes.filter((o) => o.at === undefined)).toEqual([]);
-          expect(contexts.clock.pendingTimers).toBe(0);
-        },
-      ),
+      fc.asyncProperty(scenarioArb, async ({ arrivals, limit, linkLimit, asynchronous }) => {
+        const { outcomes, violations, contexts } = await run(arrivals, { limit, linkLimit, asynchronous });
+        expect(violations).toEqual([]);
+        expect(outcomes.filter((o) => o.at === undefined)).toEqual([]);
+        expect(contexts.clock.pendingTimers).toBe(0);
+      }),
       { numRuns: 80 },
     );
   });
@@ -226,37 +228,31 @@ describe("every waiter wakes itself: its own timer and its own store call, in it
 describe("the queue still decides who takes first", () => {
   it("property: never more than a budget's limit in any window, and a waiting request is never passed by a later one of the same kind and no higher priority", async () => {
     await fc.assert(
-      fc.asyncProperty(
-        arrivalsArb,
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 1, max: 3 }),
-        fc.boolean(),
-        async (arrivals, limit, linkLimit, asynchronous) => {
-          const { outcomes, arrivedAt, admittedBefore } = await run(arrivals, {
-            limit,
-            linkLimit,
-            asynchronous,
-          });
-          const times = outcomes.map((o) => o.at!);
-          expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(limit);
-          expect(
-            maxInAnyWindow(
-              times.filter((_, i) => arrivals[i]!.link),
-              1000,
-            ),
-          ).toBeLessThanOrEqual(linkLimit);
-          for (let b = 0; b < arrivals.length; b++) {
-            for (let a = 0; a < b; a++) {
-              const [A, B] = [arrivals[a]!, arrivals[b]!];
-              // A was still waiting when B arrived: B, of the same kind and no higher priority, is behind it.
-              const waiting = outcomes[a]!.seq! >= admittedBefore[b]! && arrivedAt[a]! <= arrivedAt[b]!;
-              if (A.link === B.link && A.priority >= B.priority && waiting) {
-                expect(outcomes[a]!.seq!, `request ${a} before request ${b}`).toBeLessThan(outcomes[b]!.seq!);
-              }
+      fc.asyncProperty(scenarioArb, async ({ arrivals, limit, linkLimit, asynchronous }) => {
+        const { outcomes, arrivedAt, admittedBefore } = await run(arrivals, {
+          limit,
+          linkLimit,
+          asynchronous,
+        });
+        const times = outcomes.map((o) => o.at!);
+        expect(maxInAnyWindow(times, 1000)).toBeLessThanOrEqual(limit);
+        expect(
+          maxInAnyWindow(
+            times.filter((_, i) => arrivals[i]!.link),
+            1000,
+          ),
+        ).toBeLessThanOrEqual(linkLimit);
+        for (let b = 0; b < arrivals.length; b++) {
+          for (let a = 0; a < b; a++) {
+            const [A, B] = [arrivals[a]!, arrivals[b]!];
+            // A was still waiting when B arrived: B, of the same kind and no higher priority, is behind it.
+            const waiting = outcomes[a]!.seq! >= admittedBefore[b]! && arrivedAt[a]! <= arrivedAt[b]!;
+            if (A.link === B.link && A.priority >= B.priority && waiting) {
+              expect(outcomes[a]!.seq!, `request ${a} before request ${b}`).toBeLessThan(outcomes[b]!.seq!);
             }
           }
-        },
-      ),
+        }
+      }),
       { numRuns: 80 },
     );
   });
