@@ -19,20 +19,15 @@ function subtle(): SubtleCrypto {
 }
 
 /**
- * Makes a value (a key import, the costly part) on first use and keeps the first one made. A caller
- * that comes while it is being made makes its own rather than awaiting the first caller's promise:
- * in Cloudflare Workers a verifier kept at module scope serves many requests, and a request may wait
+ * Makes a value (a key import, the costly part) on first use and keeps it once made. A caller that
+ * comes while it is being made makes its own rather than awaiting the first caller's promise: in
+ * Cloudflare Workers a verifier kept at module scope serves many requests, and a request may wait
  * only on its own I/O (one awaiting another request's import is cancelled as hung, or inherits its
- * failure when that request is cancelled). An import is cheap next to a hang.
+ * failure when that request is cancelled). An import is cheap next to a hang; any key made will do.
  */
 function kept<T>(make: () => Promise<T>): () => Promise<T> {
-  let held: { value: T } | undefined;
-  return async () => {
-    if (held) return held.value;
-    const value = await make();
-    held ??= { value };
-    return held.value;
-  };
+  let held: T | undefined;
+  return async () => (held ??= await make());
 }
 
 /**
