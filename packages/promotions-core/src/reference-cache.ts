@@ -17,9 +17,9 @@ import {
   callControl,
   type HttpClient,
   notRequested,
+  poll,
   type ResponseMetadata,
   responseMetadata,
-  sleep,
   type WithResponse,
   withResponse,
 } from "@promo-review/http";
@@ -243,9 +243,8 @@ interface Filling {
 
 /** How long a read waits for another read's fetch of the same list before it fetches itself. */
 const JOIN_WAIT_MS = 10_000;
-/** The first look at another read's fetch, doubling up to {@link JOIN_MAX_STEP_MS}. */
-const JOIN_FIRST_STEP_MS = 5;
-const JOIN_MAX_STEP_MS = 100;
+/** Its first look again is after 5 ms, doubling up to 100 ms. */
+const JOIN_BACKOFF = { initialMs: 5, maxMs: 100 };
 
 /**
  * Waits, on its own timers and within `signal`, for a fetch another read made: its list, or
@@ -253,11 +252,17 @@ const JOIN_MAX_STEP_MS = 100;
  * another read's abort, deadline or failure is never this read's).
  */
 async function joined(fill: Filling, signal: AbortSignal | undefined): Promise<Fetched | undefined> {
-  let waited = 0;
-  for (let step = JOIN_FIRST_STEP_MS; !fill.done && waited < JOIN_WAIT_MS; step *= 2) {
-    const ms = Math.min(step, JOIN_MAX_STEP_MS);
-    await sleep(ms, signal);
-    waited += ms;
+  // The end of the wait: not an error, the read then fetches itself.
+  const outlasted = new Error("another read's fetch outlasted the wait");
+  try {
+    await poll(async () => (fill.done ? { done: true, value: undefined } : { done: false }), {
+      backoff: JOIN_BACKOFF,
+      signal,
+      timeoutMs: JOIN_WAIT_MS,
+      timeoutError: () => outlasted,
+    });
+  } catch (error) {
+    if (error !== outlasted) throw error;
   }
   return fill.fetched;
 }
