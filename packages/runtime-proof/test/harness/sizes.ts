@@ -121,7 +121,7 @@ export const REPORTED_OVER_BUDGET: Record<string, ReportedOverBudget> = {
     why: "against tus-js-client's size in the same run: with both without their messages it is still 1304 bytes heavier (16359 against 15055), so the gap is behaviour. Its own files are 8.4 KB; the rest is what tus-js-client does not do: http's origin policy, redirect checks and body deadlines (issue 15), checked answers and bounded resyncs (issue 16), hooks, logger, User-Agent and $response (issue 17), typed redacting errors, and DESIGN.md's eventemitter3 (a hand-written emitter measured 753 bytes less)",
   },
   "@promo-review/sdk": {
-    reported: 40190,
+    reported: 40283,
     why: "against 30 KB: with every message taken out it is still 35594 bytes. DESIGN.md's facade assembles every package on one client (uploads, links, promotions with valibot's validation of every stated rule, reference data, webhooks, the shared budget), and its own files are 3.8 KB; the weight is the behaviour of the packages it assembles",
   },
 };
