@@ -115,6 +115,27 @@ describe("statusUrl is polled exactly as returned, its query byte for byte", () 
   });
 });
 
+describe("a second wait() on one import never waits on the first caller's polling", () => {
+  it("takes the first caller's result, and is not ended by the first caller's abort", async () => {
+    const poll = await linksFor(sim()).startImport(DOC);
+    const first = new AbortController();
+    const waits = [poll.wait({ signal: first.signal }), poll.wait()];
+    first.abort(new Error("the first caller went away"));
+    await expect(waits[0]).rejects.toBeInstanceOf(AbortError);
+    const result = await waits[1]!;
+    expect(result.uploadId).toBe(poll.result?.uploadId);
+    const second = await poll.wait();
+    expect(second).toBe(result);
+  });
+
+  it("a second caller whose own signal fires stops, and the first goes on to the result", async () => {
+    const poll = await linksFor(sim()).startImport(DOC);
+    const first = poll.wait();
+    await expect(poll.wait({ signal: AbortSignal.timeout(20) })).rejects.toBeInstanceOf(AbortError);
+    expect((await first).fileFormat).toBeDefined();
+  });
+});
+
 describe("polling honours Retry-After under forced 429s, and retries 5xx", () => {
   it("waits each 429's Retry-After and still completes", async () => {
     sim().control.addFault({

@@ -51,7 +51,8 @@ export class ImportPoll {
   readonly #http: HttpClient;
   readonly #pacing: PollPacing;
   readonly #state: ImportPollState;
-  #running: Promise<CaptureResponse> | undefined;
+  /** A `wait()` is polling: plain state, never a promise another caller awaits (see `#watch`). */
+  #running = false;
 
   /** @internal Use `links.startImport()` or `links.resumePoll()`. */
   constructor(http: HttpClient, state: ImportPollState, pacing: PollPacing) {
@@ -88,10 +89,27 @@ export class ImportPoll {
       if (!("$response" in done)) withResponse(done, notRequested(this.#state.correlationId));
       return Promise.resolve(done as CaptureResponse);
     }
-    this.#running ??= this.#loop(options).finally(() => {
-      this.#running = undefined;
+    if (this.#running) return this.#watch(options);
+    this.#running = true;
+    return this.#loop(options).finally(() => {
+      this.#running = false;
     });
-    return this.#running;
+  }
+
+  /**
+   * A second `wait()` while one polls: it takes that one's result, watching for it on timers of its
+   * own within its own signal, and polls itself if that one stops without it (aborted by its own
+   * signal, say). Never awaiting the other caller's promise: in Cloudflare Workers a request may wait
+   * only on its own I/O and timers, and one caller's abort must not end another's wait.
+   */
+  async #watch(options: WaitOptions): Promise<CaptureResponse> {
+    await poll(async () => (this.#running ? { done: false } : { done: true, value: undefined }), {
+      backoff: { initialMs: 5, maxMs: 100 },
+      signal: options.signal,
+      deadlineAt: this.#state.deadline,
+      timeoutError: () => this.#timeout(),
+    });
+    return this.wait(options);
   }
 
   #loop({ signal, onStatus }: WaitOptions): Promise<CaptureResponse> {

@@ -62,6 +62,32 @@ describe("reference data is cached for a day: one request per list per day", () 
   });
 });
 
+describe("a read never waits on another read's request (one client per isolate in Workers)", () => {
+  it("a read that found the list being fetched is not failed by that read's abort: it fetches itself", async () => {
+    sim().control.addFault({ route: "GET /v1/channels", kind: "slow", delayMs: 300, count: 1 });
+    const { reference } = clientFor(sim());
+    const leader = new AbortController();
+    const first = reference.channels({ signal: leader.signal });
+    const second = reference.channels();
+    setTimeout(() => leader.abort(new Error("the first request's client went away")), 50);
+    await expect(first).rejects.toMatchObject({ name: "AbortError" });
+    const list = await second;
+    expect(list.channels.map((c) => c.id)).toEqual(sim().reference.channels.map((c) => c.id));
+    expect(list.fromCache).toBe(false);
+    expect(reads("/v1/channels")).toBe(2);
+  });
+
+  it("a read waiting for another read's request stops at its own signal, and that request goes on", async () => {
+    sim().control.addFault({ route: "GET /v1/channels", kind: "slow", delayMs: 300, count: 1 });
+    const { reference } = clientFor(sim());
+    const first = reference.channels();
+    const second = reference.channels({ signal: AbortSignal.timeout(50) });
+    await expect(second).rejects.toMatchObject({ name: "AbortError" });
+    expect((await first).fromCache).toBe(false);
+    expect(reads("/v1/channels")).toBe(1);
+  });
+});
+
 describe("reference data: a pluggable store, shared by clients, keyed by base URL", () => {
   it("lets a second client use what the first fetched", async () => {
     const map = new Map<string, CachedReference>();

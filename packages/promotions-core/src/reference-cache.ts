@@ -17,6 +17,7 @@ import {
   callControl,
   type HttpClient,
   notRequested,
+  poll,
   type ResponseMetadata,
   responseMetadata,
   type WithResponse,
@@ -128,7 +129,9 @@ export type ReferenceList<K extends ReferenceKind> = { [P in K]: ReferenceItems[
 
 /**
  * How one read goes: `signal`, and `timeoutMs` and `retry` for the request it makes. A read that
- * joins a request already in flight (a concurrent read of the same list) shares that request's.
+ * finds the same list being fetched by a concurrent read takes that request's list, watching for it
+ * on timers of its own within its own `signal`; when that request fails or takes over 10 s, it
+ * makes its own request.
  */
 export interface ReferenceReadOptions extends CallControl {
   /** Cancels the read. */
@@ -226,22 +229,67 @@ interface Fetched {
   metadata: ResponseMetadata;
 }
 
+/**
+ * A fetch of one list under way, as plain state its read writes when it ends. Never a promise that
+ * another read awaits: in Cloudflare Workers a request may wait only on its own I/O and timers (one
+ * awaiting another request's fetch is cancelled as hung, or fails with that request's abort), so a
+ * read that finds a fetch under way watches this state on timers of its own.
+ */
+interface Filling {
+  /** Set when the fetch succeeded. */
+  fetched?: Fetched;
+  done: boolean;
+}
+
+/** How long a read waits for another read's fetch of the same list before it fetches itself. */
+const JOIN_WAIT_MS = 10_000;
+/** Its first look again is after 5 ms, doubling up to 100 ms. */
+const JOIN_BACKOFF = { initialMs: 5, maxMs: 100 };
+
+/**
+ * Waits, on its own timers and within `signal`, for a fetch another read made: its list, or
+ * `undefined` when it failed or outlasted {@link JOIN_WAIT_MS} (the caller then fetches itself, so
+ * another read's abort, deadline or failure is never this read's).
+ */
+async function joined(fill: Filling, signal: AbortSignal | undefined): Promise<Fetched | undefined> {
+  // The end of the wait: not an error, the read then fetches itself.
+  const outlasted = new Error("another read's fetch outlasted the wait");
+  try {
+    await poll(async () => (fill.done ? { done: true, value: undefined } : { done: false }), {
+      backoff: JOIN_BACKOFF,
+      signal,
+      timeoutMs: JOIN_WAIT_MS,
+      timeoutError: () => outlasted,
+    });
+  } catch (error) {
+    if (error !== outlasted) throw error;
+  }
+  return fill.fetched;
+}
+
 /** Creates the cached reader over a main-API client. */
 export function createReferenceData(http: HttpClient, options: ReferenceCacheOptions = {}): ReferenceData {
   const ttlMs = options.ttlMs ?? DEFAULT_REFERENCE_TTL_MS;
   const store = options.store ?? memoryReferenceStore();
   const now = options.now ?? Date.now;
   const paths = { ...DEFAULT_PATHS, ...options.paths };
-  const inFlight = new Map<ReferenceKind, Promise<Fetched>>();
+  const filling = new Map<ReferenceKind, Filling>();
   // The metadata of the request that filled each list, kept beside the store (which holds plain JSON).
   const filledBy = new Map<ReferenceKind, ResponseMetadata>();
   // Keyed by base URL as well: a shared store must never serve staging data to production.
   const keyOf = (kind: ReferenceKind) => `promo-review:reference:${http.baseUrl}:${kind}`;
 
-  function fetchList(kind: ReferenceKind, read: ReferenceReadOptions = {}): Promise<Fetched> {
-    const running = inFlight.get(kind);
-    if (running) return running;
-    const promise = (async () => {
+  /** The list, from a fetch another read has under way (waited for on this read's timers) or its own. */
+  async function fetchList(kind: ReferenceKind, read: ReferenceReadOptions = {}): Promise<Fetched> {
+    const running = filling.get(kind);
+    const shared = running && (await joined(running, read.signal));
+    return shared ?? fetchOwn(kind, read);
+  }
+
+  async function fetchOwn(kind: ReferenceKind, read: ReferenceReadOptions): Promise<Fetched> {
+    const fill: Filling = { done: false };
+    filling.set(kind, fill);
+    try {
       const result = await http.request<unknown>(paths[kind], {
         ...callControl(read),
         ...(read.signal ? { signal: read.signal } : {}),
@@ -256,10 +304,12 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
         await store.set(keyOf(kind), entry);
         filledBy.set(kind, metadata);
       }
-      return { entry, metadata };
-    })().finally(() => inFlight.delete(kind));
-    inFlight.set(kind, promise);
-    return promise;
+      fill.fetched = { entry, metadata };
+      return fill.fetched;
+    } finally {
+      fill.done = true;
+      if (filling.get(kind) === fill) filling.delete(kind);
+    }
   }
 
   const listOf = <K extends ReferenceKind>(

@@ -501,11 +501,12 @@ describe("events and idleness", () => {
     ]);
   });
 
-  it("holds no timer when nothing waits", async () => {
+  it("holds no timer when nothing waits, and one per waiting request while some wait", async () => {
     const { clock, budget } = setup();
     for (let i = 0; i < 70; i++) void budget.acquire(GET);
     await flush();
-    expect(clock.pendingTimers).toBe(1);
+    // 60 admitted, 10 waiting: each waiter's own timer (see "one client per isolate" below).
+    expect(clock.pendingTimers).toBe(10);
     await clock.runAll();
     expect(budget.pending).toBe(0);
     expect(clock.pendingTimers).toBe(0);

@@ -37,9 +37,34 @@ interface Waiter extends Queued {
   resolve: () => void;
   reject: (error: unknown) => void;
   cleanup?: () => void;
+  /**
+   * The windows it was last refused for ("all" while the key is paused): a waiter behind it that
+   * needs one of them waits behind it. Empty until refused, and while its own store call is out.
+   */
+  holds: ReadonlySet<string> | "all";
+  /** When it expects room (clock scale): its timer fires then, or at its deadline if sooner. */
+  wakeAt: number;
+  /** Its store call is in flight. */
+  asking: boolean;
+  /** Looks in a row behind a waiter about to take (for the back-off). */
+  polls: number;
+  /** Its own timer, set from its own flow. */
+  timer: unknown;
 }
 
-type Blocked = Set<string> | "all";
+/** Why a waiter may not ask the store now: who is ahead of it, and until when at least. */
+interface Blocked {
+  /** When to look again (clock scale). */
+  until: number;
+  /** The one ahead waits for the key's pause to end. */
+  paused: boolean;
+  /** The one ahead is about to take (its store call is out, or its timer is due): look again soon. */
+  polling: boolean;
+}
+
+const NO_HOLD: ReadonlySet<string> = new Set();
+/** The longest look-again delay behind a waiter about to take (ms). */
+const MAX_POLL_MS = 16;
 
 const NO_TICKET: BudgetTicket = Object.freeze({ settle: () => {} });
 
@@ -60,8 +85,9 @@ export let admissionOf: (budget: RateBudget) => Admission;
 /**
  * A client-side rate budget for one API key: `acquire` resolves when every budget that applies to a
  * request has room, taking from all of them at once. A 429 learned from the server pauses the whole
- * key. Waiting requests queue by priority, each with its own signal and deadline. Timers run only
- * while something waits; an idle budget holds no timer.
+ * key. Waiting requests queue by priority, each with its own signal and deadline, its own timer and
+ * its own store call, so that one budget made at module scope serves concurrent requests in Workers
+ * (no request waits on another's timer or I/O). An idle budget holds no timer.
  */
 export class RateBudget extends EventEmitter<RateBudgetEvents> {
   readonly #base: string;
@@ -76,10 +102,6 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   // One array per combination of matching rules, so stores can cache by identity.
   readonly #windowSets = new Map<number, WindowSpec[]>();
   readonly #queue = new WaitQueue<Waiter>();
-  #timer: unknown;
-  #dispatching = false;
-  #again = false;
-  #blocked: Blocked = new Set();
   #pausedAt: number | undefined;
   #closed = false;
   readonly #ticketPrefix: string;
@@ -231,7 +253,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     if (deadlineAt === undefined) return Promise.reject(deadlineError(label(), []));
 
     let first: Decision | undefined;
-    if (this.#queue.size === 0 && !this.#dispatching && this.#synchronous) {
+    if (this.#queue.size === 0 && this.#synchronous) {
       // The hot path: nobody waits and the store answers synchronously, so no promise is chained.
       try {
         first = this.#store.take(this.#key, windows, ticket) as Decision;
@@ -262,6 +284,11 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
         announced: false,
         resolve,
         reject,
+        holds: NO_HOLD,
+        wakeAt: Number.NEGATIVE_INFINITY,
+        asking: false,
+        polls: 0,
+        timer: undefined,
       };
       this.#enqueue(waiter, signal, first);
     });
@@ -277,27 +304,164 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     return deadlineAt < now ? undefined : deadlineAt;
   }
 
-  /** Queues a waiter (the signal fails it), and wakes the queue unless it must wait behind others. */
+  /**
+   * Queues a waiter (the signal fails it) and makes its first attempt, here in the caller's own flow.
+   *
+   * Why every waiter has its own timer and makes its own store call: in Cloudflare Workers a request
+   * may only wait on its own I/O and timers. A client made at module scope serves many requests at
+   * once; had one timer and one dispatcher admitted everybody, a waiter would be resolved from
+   * whichever request ran the dispatch, and workerd cancels a request whose own work is done while
+   * it waits ("your Worker's code had hung"), or drops the timer when the request that set it ends.
+   * A store call may have to be made in the waiter's own context too (a Durable Object stub is per
+   * request). So the queue only decides who may take first; each waiter wakes itself (its timer is
+   * set from its own flow: here, or in its own timer's callback) and asks the store itself.
+   */
   #enqueue(waiter: Waiter, signal: AbortSignal | null | undefined, first: Decision | undefined): void {
-    const now = this.#clock.now();
     if (signal) {
       const onAbort = (): void => this.#fail(waiter, abortedError(signal.reason, waiter.label));
       signal.addEventListener("abort", onAbort, { once: true });
-      waiter.cleanup = () => signal.removeEventListener("abort", onAbort);
+      waiter.cleanup = () => {
+        signal.removeEventListener("abort", onAbort);
+        this.#disarm(waiter);
+      };
+    } else {
+      waiter.cleanup = () => this.#disarm(waiter);
     }
     this.#queue.push(waiter);
-    if (first !== undefined && !first.ok) {
-      // Refused on the hot path: the decision says what is full and until when.
-      this.#refused(waiter, first, now);
-      if (!waiter.settled) {
-        this.#blocked = first.paused ? "all" : new Set(first.full);
-        this.#schedule(first.waitMs, now);
-      }
-    } else if (this.#isBlocked(waiter) && (this.#timer !== undefined || this.#dispatching)) {
-      // Something ahead of it waits for one of its windows: queue behind without asking the store.
-      this.#announce(waiter, this.#blocked === "all", 0);
+    // Refused on the hot path: the decision says what is full and until when.
+    if (first !== undefined && !first.ok) this.#decided(waiter, first);
+    else this.#attempt(waiter);
+  }
+
+  /**
+   * One attempt of `waiter`, always in its own flow: it asks the store unless a waiter ahead of it
+   * needs one of its windows (priorities and arrival order), in which case it sleeps until that one
+   * expects room. A waiter whose windows are free goes even when one ahead of it waits for another
+   * window (a link capture waiting for its 10/min must not hold up a GET).
+   */
+  #attempt(waiter: Waiter): void {
+    if (waiter.settled) return;
+    const now = this.#clock.now();
+    if (waiter.deadlineAt < now) {
+      this.#fail(waiter, deadlineError(waiter.label, []));
+      return;
+    }
+    const blocked = this.#blockedAhead(waiter, now);
+    if (blocked === undefined) {
+      waiter.polls = 0;
+      this.#ask(waiter);
+      return;
+    }
+    this.#announce(waiter, blocked.paused, 0);
+    if (blocked.polling) {
+      // The one ahead is taking now; what it leaves decides whether there is room behind it. Look
+      // again at once (after it), then backing off, so a slow store is not polled in a tight loop.
+      waiter.wakeAt = now + (waiter.polls === 0 ? 0 : Math.min(MAX_POLL_MS, 2 ** (waiter.polls - 1)));
+      waiter.polls++;
     } else {
-      this.#kick();
+      waiter.polls = 0;
+      waiter.wakeAt = Math.max(now, blocked.until);
+      if (waiter.wakeAt > waiter.deadlineAt && now >= waiter.deadlineAt) {
+        // Its deadline has come and a waiter ahead still holds its window.
+        this.#fail(waiter, deadlineError(waiter.label, []));
+        return;
+      }
+    }
+    this.#arm(waiter, now);
+  }
+
+  /**
+   * Whether a waiter ahead of `waiter` must go first, and until when at least. One ahead that was
+   * refused holds the windows it was refused for (all of them while paused) until it expects room.
+   * One ahead that is about to take (its store call is out, or its timer is due) goes first on every
+   * window it shares with `waiter`: timers due at one instant may fire in any order, and the one
+   * ahead must still take first. The nearest such waiter answers; a later look finds the next.
+   */
+  #blockedAhead(waiter: Waiter, now: number): Blocked | undefined {
+    for (const ahead of this.#queue) {
+      if (ahead === waiter) return undefined;
+      const due = ahead.asking || ahead.wakeAt <= now;
+      const holds = ahead.holds;
+      const paused = holds === "all";
+      if (!due && paused) return { until: ahead.wakeAt, paused, polling: false };
+      if (!due && !paused && holds.size === 0) continue;
+      for (const w of waiter.windows) {
+        const shared = due || paused ? ahead.windows.some((a) => a.id === w.id) : holds.has(w.id);
+        if (shared) return { until: ahead.wakeAt, paused, polling: due };
+      }
+    }
+    return undefined;
+  }
+
+  /** `waiter` asks the store, from its own flow; the answer comes back to it alone. */
+  #ask(waiter: Waiter): void {
+    let answer: Decision | Promise<Decision>;
+    try {
+      answer = this.#store.take(this.#key, waiter.windows, waiter.ticket);
+    } catch (error) {
+      this.emit("storeError", { error });
+      this.#fail(waiter, error);
+      return;
+    }
+    if (!isThenable(answer)) {
+      this.#decided(waiter, answer);
+      return;
+    }
+    waiter.asking = true;
+    waiter.holds = NO_HOLD;
+    answer.then(
+      (decision) => {
+        waiter.asking = false;
+        this.#decided(waiter, decision);
+      },
+      (error: unknown) => {
+        waiter.asking = false;
+        this.emit("storeError", { error });
+        this.#fail(waiter, error);
+      },
+    );
+  }
+
+  /** The store's answer to `waiter`: admitted, or it holds what is full and sleeps until there is room. */
+  #decided(waiter: Waiter, decision: Decision): void {
+    if (decision.ok) {
+      // An abort that landed while the store answered still spent the admission: nothing to undo.
+      if (this.#queue.settle(waiter)) {
+        waiter.cleanup?.();
+        waiter.resolve();
+      }
+      this.#admitted();
+      return;
+    }
+    if (waiter.settled) return;
+    const now = this.#clock.now();
+    this.#refused(waiter, decision, now);
+    if (waiter.settled) return;
+    waiter.holds = decision.paused ? "all" : new Set(decision.full);
+    waiter.wakeAt = now + decision.waitMs;
+    this.#arm(waiter, now);
+  }
+
+  /** Sets the waiter's own timer: when it expects room, or at its deadline if that comes first. */
+  #arm(waiter: Waiter, now: number): void {
+    this.#disarm(waiter);
+    const delay = Math.min(waiter.wakeAt, waiter.deadlineAt) - now;
+    waiter.timer = this.#clock.setTimer(
+      () => {
+        waiter.timer = undefined;
+        this.#attempt(waiter);
+      },
+      // Whole ms, rounded up: a timer that fires a fraction early would only find the window still
+      // full. Never past a timer's 2^31 - 1 ms: a longer one would fire after 1 ms, again and again;
+      // one that fires early finds the window still full and sets the next timer.
+      Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil(delay))),
+    );
+  }
+
+  #disarm(waiter: Waiter): void {
+    if (waiter.timer !== undefined) {
+      this.#clock.clearTimer(waiter.timer);
+      waiter.timer = undefined;
     }
   }
 
@@ -310,21 +474,14 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       throw new RangeError(`pause must be a finite number of ms >= 0, got ${ms}`);
     this.#markPaused();
     this.emit("throttled", { pauseMs: ms, source, ...(status === undefined ? {} : { status }) });
-    this.#blocked = "all";
+    // Nobody is woken: a pause only makes waits longer, and each waiter learns of it from its own
+    // next store call, in its own flow (see #enqueue for why no request settles another's wait).
     try {
       const done = this.#store.pause(this.#key, ms);
-      if (isThenable(done)) {
-        // Re-run the queue once the store knows, so the pause is seen by the next decision.
-        done.then(
-          () => this.#kick(),
-          (error: unknown) => this.emit("storeError", { error }),
-        );
-        return;
-      }
+      if (isThenable(done)) done.then(undefined, (error: unknown) => this.emit("storeError", { error }));
     } catch (error) {
       this.emit("storeError", { error });
     }
-    this.#kick();
   }
 
   /**
@@ -367,19 +524,10 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
    */
   close(): void {
     this.#closed = true;
-    this.#clearTimer();
     for (const waiter of this.#queue.drain()) {
       waiter.cleanup?.();
       waiter.reject(closedError(waiter.label));
     }
-  }
-
-  #isBlocked(waiter: Waiter): boolean {
-    const blocked = this.#blocked;
-    if (blocked === "all") return true;
-    if (blocked.size === 0) return false;
-    for (const w of waiter.windows) if (blocked.has(w.id)) return true;
-    return false;
   }
 
   #markPaused(): void {
@@ -429,100 +577,6 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     if (!this.#queue.settle(waiter)) return;
     waiter.cleanup?.();
     waiter.reject(error);
-    if (this.#queue.size === 0) this.#idle();
-  }
-
-  #idle(): void {
-    this.#clearTimer();
-    this.#blocked = new Set();
-  }
-
-  #kick(): void {
-    if (this.#queue.size === 0) return;
-    void this.#dispatch();
-  }
-
-  /**
-   * Admits waiters in order. A waiter whose windows are free goes even when one ahead of it waits
-   * for another window (a link capture waiting for its 10/min must not hold up a GET), but nobody
-   * takes from a window that someone ahead waits for, so priorities and arrival order hold.
-   */
-  async #dispatch(): Promise<void> {
-    if (this.#dispatching) {
-      this.#again = true;
-      return;
-    }
-    this.#dispatching = true;
-    try {
-      do {
-        this.#again = false;
-        this.#clearTimer();
-        let blocked: Blocked = new Set<string>();
-        let soonest = Number.POSITIVE_INFINITY;
-        let now = this.#clock.now();
-        for (const waiter of this.#queue) {
-          if (waiter.deadlineAt < now) {
-            this.#fail(waiter, deadlineError(waiter.label, []));
-            continue;
-          }
-          if (blocked === "all") break;
-          if (waiter.windows.some((w) => (blocked as Set<string>).has(w.id))) continue;
-          let decision: Decision;
-          try {
-            const answer = this.#store.take(this.#key, waiter.windows, waiter.ticket);
-            decision = isThenable(answer) ? await answer : answer;
-          } catch (error) {
-            this.emit("storeError", { error });
-            this.#fail(waiter, error);
-            continue;
-          }
-          now = this.#clock.now();
-          if (decision.ok) {
-            // An abort that landed while the store answered still spent the admission: nothing to undo.
-            if (this.#queue.settle(waiter)) {
-              waiter.cleanup?.();
-              waiter.resolve();
-            }
-            this.#admitted();
-            continue;
-          }
-          if (!waiter.settled) this.#refused(waiter, decision, now);
-          soonest = Math.min(soonest, decision.waitMs);
-          if (decision.paused) blocked = "all";
-          else for (const id of decision.full) blocked.add(id);
-        }
-        this.#blocked = blocked;
-        if (this.#queue.size === 0) this.#idle();
-        else if (!this.#again) this.#schedule(soonest, now);
-      } while (this.#again && this.#queue.size > 0);
-    } finally {
-      this.#dispatching = false;
-    }
-  }
-
-  /** Sets the one timer: at the earliest moment a window frees up or a deadline passes. */
-  #schedule(waitMs: number, now: number): void {
-    let delay = waitMs;
-    for (const waiter of this.#queue) delay = Math.min(delay, waiter.deadlineAt - now);
-    if (!Number.isFinite(delay)) return;
-    this.#clearTimer();
-    // Whole ms, rounded up: a timer that fires a fraction early would only find the window still full.
-    this.#timer = this.#clock.setTimer(
-      () => {
-        this.#timer = undefined;
-        this.#kick();
-      },
-      // Never past a timer's 2^31 - 1 ms: a longer one would fire after 1 ms, again and again. One
-      // that fires early finds the window still full and sets the next timer.
-      Math.min(MAX_TIMER_MS, Math.max(0, Math.ceil(delay))),
-    );
-  }
-
-  #clearTimer(): void {
-    if (this.#timer !== undefined) {
-      this.#clock.clearTimer(this.#timer);
-      this.#timer = undefined;
-    }
   }
 }
 

@@ -49,21 +49,34 @@ export class WaitQueue<T extends Queued> {
     return true;
   }
 
-  /** The unsettled entries in admission order. Entries settled during the iteration are skipped. */
+  /**
+   * The unsettled entries in admission order. Entries settled during the iteration are skipped.
+   * Stopping early is cheap: each waiter looks only at the entries ahead of it.
+   */
   *[Symbol.iterator](): IterableIterator<T> {
     for (const level of this.#levels) {
-      for (let i = level.head; i < level.items.length; i++) {
-        const item = level.items[i]!;
-        if (item.settled) {
-          // Dead entries at the front are dropped for good, so the front stays cheap to reach.
-          if (i === level.head) level.head++;
-          continue;
+      let dead = 0;
+      try {
+        for (let i = level.head; i < level.items.length; i++) {
+          const item = level.items[i]!;
+          if (item.settled) {
+            // Dead entries at the front are dropped for good, so the front stays cheap to reach.
+            if (i === level.head) level.head++;
+            else dead++;
+            continue;
+          }
+          yield item;
         }
-        yield item;
-      }
-      if (level.head > 64 && level.head * 2 > level.items.length) {
-        level.items = level.items.slice(level.head);
-        level.head = 0;
+      } finally {
+        // Entries settled behind a live one (requests admitted past a waiter for another window) are
+        // dropped once they outnumber the live ones passed, so a scan costs the live entries ahead.
+        if (dead > 32 && dead * 2 > level.items.length - level.head) {
+          level.items = level.items.slice(level.head).filter((item) => !item.settled);
+          level.head = 0;
+        } else if (level.head > 64 && level.head * 2 > level.items.length) {
+          level.items = level.items.slice(level.head);
+          level.head = 0;
+        }
       }
     }
   }

@@ -18,13 +18,16 @@ function subtle(): SubtleCrypto {
   return globalThis.crypto.subtle;
 }
 
-/** Runs `make` once, on first use, and keeps its promise (a key import is the costly part). */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => {
-    value ??= make();
-    return value;
-  };
+/**
+ * Makes a value (a key import, the costly part) on first use and keeps it once made. A caller that
+ * comes while it is being made makes its own rather than awaiting the first caller's promise: in
+ * Cloudflare Workers a verifier kept at module scope serves many requests, and a request may wait
+ * only on its own I/O (one awaiting another request's import is cancelled as hung, or inherits its
+ * failure when that request is cancelled). An import is cheap next to a hang; any key made will do.
+ */
+function kept<T>(make: () => Promise<T>): () => Promise<T> {
+  let held: T | undefined;
+  return async () => (held ??= await make());
 }
 
 /**
@@ -32,7 +35,7 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
  * takes it without the Ed25519 functions: the key is imported once, on first use.
  */
 export function webHmacSigner(key: Uint8Array): (content: SignedContent) => Promise<string> {
-  const imported = once(() =>
+  const imported = kept(() =>
     subtle().importKey("raw", Uint8Array.from(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]),
   );
   return async (content) =>
@@ -47,14 +50,14 @@ export const webCrypto: CryptoBackend = {
   name: "web",
   hmacSigner: webHmacSigner,
   ed25519Verifier(publicKey) {
-    const imported = once(() =>
+    const imported = kept(() =>
       subtle().importKey("spki", ed25519Spki(publicKey), { name: "Ed25519" }, false, ["verify"]),
     );
     return async (content, signature) =>
       subtle().verify("Ed25519", await imported(), Uint8Array.from(signature), signedBytes(content));
   },
   ed25519Signer(seed) {
-    const imported = once(() =>
+    const imported = kept(() =>
       subtle().importKey("pkcs8", ed25519Pkcs8(seed), { name: "Ed25519" }, false, ["sign"]),
     );
     return async (content) =>
