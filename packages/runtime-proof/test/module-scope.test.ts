@@ -11,7 +11,7 @@ import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 // The rate budget's own helper for admission times, not a copy of it.
 import { maxInAnyWindow } from "../../rate-budget/src/test-windows.ts";
-import { bundleWorker } from "./harness/bundle.ts";
+import { bundleWorker, PACKAGE_DIR } from "./harness/bundle.ts";
 import { endpointsOf } from "./harness/simulator.ts";
 
 /** The server's limit, shared by two Workers (two isolates), each keeping half of it. */
@@ -27,7 +27,7 @@ let mf: Miniflare;
 
 beforeAll(async () => {
   sim = await startSimulator({ mainApiLimit: SERVER_LIMIT, rateLimitWindowMs: WINDOW_MS });
-  const scriptPath = await bundleWorker("module-scope-worker");
+  const scriptPath = await bundleWorker(`${PACKAGE_DIR}/workers/module-scope.ts`, "module-scope");
   const bindings = { SIM: { ...endpointsOf(sim) }, LIMIT: PER_WORKER, WINDOW_MS };
   const worker = (name: string) => ({
     name,

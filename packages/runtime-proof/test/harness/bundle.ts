@@ -83,26 +83,6 @@ globalThis.runScenario = async (input) => {
   }
 }
 
-/**
- * Bundles `scenarios/<name>.ts`, a module that is itself a Worker (its default export has `fetch`),
- * as wrangler would: one self-contained ES module with the conditions of workerd. Returns its path.
- */
-export async function bundleWorker(name: string): Promise<string> {
-  mkdirSync(OUT_DIR, { recursive: true });
-  const outfile = join(OUT_DIR, `${name}.worker.mjs`);
-  await build({
-    entryPoints: [join(SCENARIO_DIR, `${name}.ts`)],
-    bundle: true,
-    outfile,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    conditions: ["workerd", "worker", "browser"],
-    logLevel: "silent",
-  });
-  return outfile;
-}
-
 /** Bundles `scenarios/<scenario>.ts` for `runtime`; returns the path of the written file. */
 export async function bundleScenario(scenario: string, runtime: Runtime): Promise<string> {
   mkdirSync(OUT_DIR, { recursive: true });
