@@ -8,7 +8,7 @@
  * first reads of an empty cache).
  */
 import { createClient, type PromoReviewClient } from "@promo-review/sdk";
-import { describeError, type SimulatorEndpoints } from "./types.ts";
+import { describeError, type SimulatorEndpoints } from "../scenarios/types.ts";
 
 /** The Worker's bindings: the simulator and the budget this isolate keeps (per `windowMs`). */
 interface Env {
