@@ -203,7 +203,7 @@ async function call<T>(
     ...init,
     ...callControl(op),
     correlationId: op.correlationId ?? newCorrelationId(),
-    ...(op.signal ? { signal: op.signal } : {}),
+    signal: op.signal,
   });
   const { data, correlationId, status } = result;
   const checked = checkAnswer<T>(schema, data, {

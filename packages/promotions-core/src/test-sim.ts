@@ -83,7 +83,7 @@ export function chunkerWaiter(sim: Simulator) {
   return async (uploadIds: string[], { signal }: { signal?: AbortSignal }) => {
     await Promise.all(
       uploadIds.map((id) =>
-        uploader.waitForCompletion(id, { pollIntervalMs: 20, ...(signal ? { signal } : {}) }),
+        uploader.waitForCompletion(id, { pollIntervalMs: 20, signal }),
       ),
     );
   };
