@@ -158,7 +158,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const { http: _files, ...uploads } = createUploader({
     http: files,
     retry: config.retry,
-    ...(config.resumeStore ? { store: config.resumeStore } : {}),
+    store: config.resumeStore,
   });
   const { http: _main, ...links } = createLinkCapture({ http: main });
   const {
@@ -171,13 +171,13 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     referenceCache: config.referenceCache,
     // A 409 upload_not_ready is waited out on the file service's status, which costs no main-API budget.
     waitForUploads: async (uploadIds, { signal }) => {
-      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, signal ? { signal } : {})));
+      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, { signal })));
     },
   });
   const webhooks = settings.webhookSecret
     ? createWebhookVerifier({
         webhookSecret: settings.webhookSecret,
-        ...(config.replayStore !== undefined ? { replayStore: config.replayStore } : {}),
+        replayStore: config.replayStore,
       })
     : unconfiguredWebhooks();
   const client = {
@@ -185,6 +185,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
       baseUrl: settings.baseUrl,
       filesUrl: settings.filesUrl,
       externalUserId: settings.externalUserId,
+      // Settings the caller sees and may print: no `externalUserEmail` key at all when none is set.
       ...(settings.externalUserEmail ? { externalUserEmail: settings.externalUserEmail } : {}),
     },
     budget,
