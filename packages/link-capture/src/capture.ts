@@ -270,7 +270,8 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
       const deadline = o.pollTimeoutMs === undefined ? state.deadline : Date.now() + o.pollTimeoutMs;
       return new ImportPoll(http, { ...state, deadline }, settings.pacing);
     },
-    discoverFrames(url, o) {
+    // async, so a bad link is a rejected promise like any other failure, never a synchronous throw.
+    async discoverFrames(url, o) {
       parseLink(url);
       return discoverFrames(http, url, o);
     },

@@ -22,6 +22,7 @@ import type {
   SubmitRequest,
   SubmitResult,
 } from "@promo-review/promotions-core";
+import { validateId } from "@promo-review/promotions-core";
 import {
   fileDetailsOf,
   formatOf,
@@ -222,6 +223,8 @@ export function createFlows(parts: FlowParts): Flows {
     },
 
     async addVersionFromFile(promotionId, source, options) {
+      // Checked before any byte moves: a bad id fails here, not after uploading the file.
+      validateId(promotionId, "promotionId");
       const fileFormat = fileFormatOf(source, options);
       const upload = await uploads.upload(source, uploadOptions(options));
       const version = await promotions.createVersion(

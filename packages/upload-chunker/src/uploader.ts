@@ -10,7 +10,7 @@ import { memoryResumeStore } from "./resume-store.js";
 import type { Uploader, UploaderOptions, UploadOptions, UploadSource } from "./types.js";
 import { Upload } from "./upload.js";
 import type { UploaderSettings } from "./upload-context.js";
-import { getUploadState, waitForUpload } from "./wait.js";
+import { checkUploadId, getUploadState, waitForUpload } from "./wait.js";
 
 /** Bytes of a stream source read past the chunk being sent, by default. */
 export const DEFAULT_READ_AHEAD_BYTES = 8 * 1024 * 1024;
@@ -47,7 +47,11 @@ export function createUploader(options: UploaderOptions): Uploader {
     http,
     start,
     upload: (source, upload) => start(source, { ...upload, uploadId: undefined }).done,
-    resume: (uploadId, source, upload) => start(source, { ...upload, uploadId }).done,
+    // Checked here: an undefined id given to `start` means "a new upload", never what resume asks for.
+    async resume(uploadId, source, upload) {
+      checkUploadId(uploadId);
+      return start(source, { ...upload, uploadId }).done;
+    },
     async waitForCompletion(uploadId, wait = {}) {
       // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
       const meter = meteredClient(http, wait.retry === undefined ? {} : { retry: wait.retry });
