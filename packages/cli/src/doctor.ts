@@ -362,9 +362,7 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
         },
   );
   const credentials =
-    apiKey && externalUserId
-      ? { apiKey, externalUserId, externalUserEmail: email || undefined }
-      : undefined;
+    apiKey && externalUserId ? { apiKey, externalUserId, externalUserEmail: email || undefined } : undefined;
   const clientOf = (baseUrl: string) =>
     createHttpClient({
       baseUrl,

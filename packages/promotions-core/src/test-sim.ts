@@ -81,10 +81,6 @@ export function chunkerWaiter(sim: Simulator) {
     externalUserId: sim.externalUserId,
   });
   return async (uploadIds: string[], { signal }: { signal?: AbortSignal }) => {
-    await Promise.all(
-      uploadIds.map((id) =>
-        uploader.waitForCompletion(id, { pollIntervalMs: 20, signal }),
-      ),
-    );
+    await Promise.all(uploadIds.map((id) => uploader.waitForCompletion(id, { pollIntervalMs: 20, signal })));
   };
 }

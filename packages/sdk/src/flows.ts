@@ -357,7 +357,8 @@ async function evaluateAndWait(
   options: EvaluateAndWaitOptions,
 ): Promise<EvaluationOutcome> {
   const versionId =
-    options.versionId ?? (await parts.promotions.get(promotionId, { signal: options.signal })).latestVersionId;
+    options.versionId ??
+    (await parts.promotions.get(promotionId, { signal: options.signal })).latestVersionId;
   const ids = { promotionId, versionId };
   const timeoutMs = options.timeoutMs ?? 600_000;
   // Aborted by the caller, by the deadline, or once the wait is over (the poller then stops).
