@@ -70,6 +70,20 @@ describe.each(ENTRIES)("verification with %s", (_name, entry) => {
       }
     });
 
+    it("names the parsed body's kind with the right article", async () => {
+      const { headers } = await signed(entry, body);
+      const kinds: [unknown, string][] = [
+        [JSON.parse(body), "The body is an object,"],
+        [[1], "The body is an array,"],
+        [42, "The body is a number,"],
+        [true, "The body is a boolean,"],
+      ];
+      for (const [parsed, says] of kinds) {
+        const error = await refusal(verifier().verify({ headers, body: parsed as string }));
+        expect(error.message).toContain(says);
+      }
+    });
+
     it("refuses a body changed by re-serialisation, and says why that is the usual cause", async () => {
       const { headers } = await signed(entry, body);
       const reserialised = JSON.stringify(JSON.parse(body), null, 2);
