@@ -4,8 +4,8 @@
  */
 import { type Simulator, sampleTextPromotion } from "@promo-review/simulator";
 import { createUploader } from "@promo-review/upload-chunker";
-import { createPromotionsClient, type PromotionsClientOptions } from "./promotions.js";
-import type { CreatePromotionRequest } from "./types.js";
+import { createPromotionsClient, type PromotionsClientOptions } from "../../src/promotions.js";
+import type { CreatePromotionRequest } from "../../src/types.js";
 
 /** A client for the simulator's main API. */
 export function clientFor(sim: Simulator, options: Partial<PromotionsClientOptions> = {}) {
