@@ -4,8 +4,8 @@
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Simulator } from "./index.js";
-import { sampleTextPromotion } from "./samples.js";
+import type { Simulator } from "../../src/index.js";
+import { sampleTextPromotion } from "../../src/samples.js";
 
 /** A response read as JSON. */
 export interface JsonResponse {
