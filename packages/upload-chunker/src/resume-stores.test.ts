@@ -10,11 +10,11 @@ import fc from "fast-check";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisAvailable, useRedis } from "../../../testing/redis-server.ts";
+import { patterned, sha256, simulatorWithUploader } from "../test/support/uploads.js";
 import { stateFileName } from "./file-resume-store.js";
 import type { ResumeRecord, ResumeStore } from "./index.js";
 import { fileResumeStore, userCacheDirectory } from "./node.js";
 import { RESUME_STORE_UNAVAILABLE, redisResumeStore } from "./redis.js";
-import { patterned, sha256, simulatorWithUploader } from "./test-support.js";
 
 const CHUNK = 64 * 1024;
 let sim: Simulator;

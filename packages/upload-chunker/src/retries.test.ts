@@ -7,6 +7,15 @@ import type { Simulator } from "@promo-review/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readingOf } from "../../../testing/simulator.ts";
 import {
+  addFailingChunkFaults,
+  chunkPuts,
+  expectSendsExplainedByFailures,
+  methodOf,
+  patterned,
+  sha256,
+  simulatorWithUploader,
+} from "../test/support/uploads.js";
+import {
   type ChunkEvent,
   createUploader,
   memoryResumeStore,
@@ -16,15 +25,6 @@ import {
   uploadStateOf,
 } from "./index.js";
 import { fileSource } from "./node.js";
-import {
-  addFailingChunkFaults,
-  chunkPuts,
-  expectSendsExplainedByFailures,
-  methodOf,
-  patterned,
-  sha256,
-  simulatorWithUploader,
-} from "./test-support.js";
 
 const CHUNK = 64 * 1024;
 let sim: Simulator;

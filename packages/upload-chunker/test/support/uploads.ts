@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto";
 import { type Simulator, type SimulatorOptions, startSimulator } from "@promo-review/simulator";
 import { expect } from "vitest";
-import { withSelectedProfile } from "../../../testing/simulator.ts";
-import { createUploader, type UploaderOptions, type UploadSource } from "./index.js";
+import { withSelectedProfile } from "../../../../testing/simulator.ts";
+import { createUploader, type UploaderOptions, type UploadSource } from "../../src/index.js";
 
 /** A running simulator and an uploader for it (API-key credentials). */
 export async function simulatorWithUploader(
