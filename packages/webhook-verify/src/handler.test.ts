@@ -1,8 +1,8 @@
 import { WebhookVerificationError } from "@promo-review/errors";
 import { describe, expect, it, vi } from "vitest";
+import { NOW_MS, NOW_S, SECRET, sampleEvent, signed } from "../test/support/fixtures.js";
 import * as nodeEntry from "./index.node.js";
 import { createWebhookVerifier, type WebhookEvent } from "./index.node.js";
-import { NOW_MS, NOW_S, SECRET, sampleEvent, signed } from "./test-fixtures.js";
 
 const body = JSON.stringify(sampleEvent());
 

@@ -1,6 +1,6 @@
 import { WebhookVerificationError } from "@promo-review/errors";
-import { bodyConsumed } from "./consumed.js";
 import { DEFAULT_MAX_BODY_BYTES, declaredTooLarge, readLimited } from "./chunks.js";
+import { bodyConsumed } from "./consumed.js";
 import {
   ANSWERS,
   type Answer,

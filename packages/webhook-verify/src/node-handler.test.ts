@@ -2,9 +2,9 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { NOW_MS, SECRET, sampleEvent, signed } from "../test/support/fixtures.js";
 import * as nodeEntry from "./index.node.js";
 import { createWebhookVerifier, type NodeRequestLike, type WebhookEvent } from "./index.node.js";
-import { NOW_MS, SECRET, sampleEvent, signed } from "./test-fixtures.js";
 
 const body = JSON.stringify(sampleEvent());
 const servers: Server[] = [];

@@ -1,5 +1,5 @@
-import { bodyConsumed } from "./consumed.js";
 import { DEFAULT_MAX_BODY_BYTES, declaredTooLarge, readLimited } from "./chunks.js";
+import { bodyConsumed } from "./consumed.js";
 import {
   ANSWERS,
   type Answer,

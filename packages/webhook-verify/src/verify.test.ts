@@ -9,7 +9,7 @@ import {
   SECRET,
   sampleEvent,
   signed,
-} from "./test-fixtures.js";
+} from "../test/support/fixtures.js";
 
 const body = JSON.stringify(sampleEvent());
 
