@@ -179,7 +179,7 @@ export async function childSimulator(options: SimulatorOptions = {}): Promise<Ch
   const { join } = await import("node:path");
   const child = spawn(
     process.execPath,
-    [join(import.meta.dirname, "..", "test", "fixtures", "simulator.mjs"), JSON.stringify(options)],
+    [join(import.meta.dirname, "..", "fixtures", "simulator.mjs"), JSON.stringify(options)],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },
