@@ -22,7 +22,6 @@ export type {
   SourceRange,
   StatusOptions,
   UploadEvents,
-  Uploader,
   UploaderOptions,
   UploadFormat,
   UploadOptions,
@@ -36,5 +35,5 @@ export type {
   WaitOptions,
 } from "./types.js";
 export { Upload } from "./upload.js";
-export { createUploader, DEFAULT_MAX_RESYNCS } from "./uploader.js";
+export { createUploader, DEFAULT_MAX_RESYNCS, type Uploader } from "./uploader.js";
 export { checkUploadId, DEFAULT_WAIT_TIMEOUT_MS, UPLOAD_STATUSES } from "./wait.js";
