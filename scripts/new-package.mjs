@@ -38,7 +38,7 @@ json("package.json", {
   scripts: {
     build: "tsc -p tsconfig.build.json",
     typecheck: "tsc -p tsconfig.json",
-    lint: "biome check .",
+    lint: "biome check . && node ../../scripts/check-test-imports.mjs",
     test: "vitest run --coverage",
   },
   ...(flag === "--private" ? {} : { publishConfig: { access: "public" } }),

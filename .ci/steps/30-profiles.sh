@@ -15,7 +15,9 @@ rm -rf "$out"
 mkdir -p "$out"
 # The suites import the packages' dist, and the demo is the built CLI; the README's test line builds
 # them first, this covers a step run on its own.
-[ -f packages/cli/dist/bin.js ] || npx -y pnpm@10.34.9 build
+# shellcheck source=.ci/deadline.sh
+. .ci/deadline.sh
+[ -f packages/cli/dist/bin.js ] || deadline 1200 "pnpm build" npx -y pnpm@10.34.9 build
 
 # package:files for every seed: the facade's end-to-end suite and the webhook deliveries.
 core=(

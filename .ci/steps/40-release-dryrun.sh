@@ -5,9 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+# shellcheck source=.ci/deadline.sh
+. .ci/deadline.sh
 pnpm=(npx -y pnpm@10.34.9)
-"${pnpm[@]}" build --output-logs=errors-only >/dev/null
-output=$("${pnpm[@]}" publish -r --dry-run --no-git-checks 2>&1) || {
+deadline 1200 "pnpm build" "${pnpm[@]}" build --output-logs=errors-only >/dev/null
+output=$(deadline 900 "pnpm publish --dry-run" "${pnpm[@]}" publish -r --dry-run --no-git-checks 2>&1) || {
   echo "$output"
   echo "release-dryrun: pnpm publish --dry-run failed"
   exit 1

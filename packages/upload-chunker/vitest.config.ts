@@ -5,7 +5,6 @@ export default defineConfig(
   packageTestConfig({
     dir: import.meta.dirname,
     testTimeout: 120_000,
-    coverageExclude: ["src/test-*.ts"],
     // Only the real-redis-server suite exercises this (see CONTRIBUTING, "Coverage when a suite skips").
     coverageNeeds: { "redis-server": ["src/redis.ts"] },
   }),

@@ -10,7 +10,7 @@ import { delimiter, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTextPromotion } from "./test-io.js";
+import { createTextPromotion } from "../test/support/io.js";
 
 const packageDir = join(import.meta.dirname, "..");
 const outDir = join(packageDir, ".test-dist");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { captureIo } from "../test/support/io.js";
 import { run, VERSION } from "./cli.js";
 import { EXIT } from "./exit-codes.js";
-import { captureIo } from "./test-io.js";
 
 const COMMANDS = [
   ["demo"],

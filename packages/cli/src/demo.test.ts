@@ -1,10 +1,10 @@
 import { stripVTControlCharacters } from "node:util";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
+import { captureIo, freePort, simulatorEnv } from "../test/support/io.js";
 import { run } from "./cli.js";
 import type { DemoSummary } from "./commands/demo.js";
 import { EXIT } from "./exit-codes.js";
-import { captureIo, freePort, simulatorEnv } from "./test-io.js";
 
 const STEPS = [
   "start the simulator",

@@ -149,7 +149,7 @@ function failureCheck(id: string, error: unknown, what: string): Check {
     id,
     status: "fail",
     message: `${what} answered ${e.code ?? "an error"}${e.status ? ` (HTTP ${e.status})` : ""}: ${e.message}`,
-    ...(e.correlationId ? { correlationId: e.correlationId } : {}),
+    correlationId: e.correlationId || undefined,
     exitCode: isPromoReviewError(error) ? EXIT.service : EXIT.unexpected,
   };
 }
@@ -209,7 +209,7 @@ async function actOnBehalfCheck(
       method: "POST",
       json: { promotionName: "", details: "x".repeat(1501) },
       retry: false,
-      ...(input.signal ? { signal: input.signal } : {}),
+      signal: input.signal,
     });
     return {
       id: "act-on-behalf",
@@ -227,7 +227,7 @@ async function actOnBehalfCheck(
           "this key acts on behalf of users, and no --user-email is set: every write (create, submit, evaluate) will be refused",
         advice:
           "pass --user-email or set PROMO_REVIEW_USER_EMAIL to the acting user's email before any write",
-        ...(error.correlationId ? { correlationId: error.correlationId } : {}),
+        correlationId: error.correlationId || undefined,
       };
     }
     if (isPromoReviewError(error) && error.status === 400) {
@@ -242,7 +242,7 @@ async function filesCheck(files: HttpClient, signal: AbortSignal | undefined): P
   try {
     const answer = await files.request("/v1/uploads/00000000-0000-4000-8000-000000000000", {
       retry: false,
-      ...(signal ? { signal } : {}),
+      signal,
     });
     return {
       id: "files",
@@ -256,7 +256,7 @@ async function filesCheck(files: HttpClient, signal: AbortSignal | undefined): P
         id: "files",
         status: "ok",
         message: "the file service is reachable and accepted the same credentials",
-        ...(error.correlationId ? { correlationId: error.correlationId } : {}),
+        correlationId: error.correlationId || undefined,
       };
     }
     const check = failureCheck("files", error, "The file service");
@@ -362,16 +362,14 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
         },
   );
   const credentials =
-    apiKey && externalUserId
-      ? { apiKey, externalUserId, ...(email ? { externalUserEmail: email } : {}) }
-      : undefined;
+    apiKey && externalUserId ? { apiKey, externalUserId, externalUserEmail: email || undefined } : undefined;
   const clientOf = (baseUrl: string) =>
     createHttpClient({
       baseUrl,
       ...credentials!,
       retry: false,
       timeoutMs: 15_000,
-      ...(input.fetch ? { fetch: input.fetch } : {}),
+      fetch: input.fetch,
     });
 
   let keyOk = false;

@@ -6,9 +6,9 @@ import {
   ValidationError,
 } from "@promo-review/sdk";
 import { describe, expect, it } from "vitest";
+import { captureIo } from "../test/support/io.js";
 import { EXIT, exitCodeOf } from "./exit-codes.js";
 import { createOutput, describeError, fields, table } from "./output.js";
-import { captureIo } from "./test-io.js";
 import { UsageError } from "./usage-error.js";
 
 describe("exit codes: one per kind of failure", () => {

@@ -108,15 +108,15 @@ export function describeError(error: unknown): DescribedError {
     return {
       message: lead,
       code: error.code,
-      ...(error.status !== undefined ? { status: error.status } : {}),
+      status: error.status,
       fields: error.fieldErrors.map(({ field, message }) => ({ field, message })),
       limits: error.constraintViolations.map(({ constraint, limit, actual }) => ({
         constraint,
         limit,
         actual,
       })),
-      ...(error.correlationId ? { correlationId: error.correlationId } : {}),
-      ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+      correlationId: error.correlationId || undefined,
+      retryAfterMs: error.retryAfterMs,
     };
   }
   return { message: error instanceof Error ? error.message : String(error), fields: [], limits: [] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { captureIo } from "../test/support/io.js";
 import { formatBytes, uploadProgressBar } from "./progress.js";
-import { captureIo } from "./test-io.js";
 
 describe("the upload progress bar", () => {
   it("draws on a terminal, from the acknowledged bytes, to 100%", () => {

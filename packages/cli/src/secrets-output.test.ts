@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { useEchoingService } from "../../../testing/echoing-service.ts";
+import { captureIo } from "../test/support/io.js";
 import { run } from "./cli.js";
 import { EXIT } from "./exit-codes.js";
 import { configuredSecrets, createOutput } from "./output.js";
-import { captureIo } from "./test-io.js";
 
 const echo = useEchoingService();
 const UUID = "0b6e2c1a-3f4d-4e5f-8a9b-0c1d2e3f4a5b";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { captureIo } from "../test/support/io.js";
 import { captureStatus } from "./commands/capture.js";
 import { resumedLine } from "./commands/upload.js";
 import { drawsOn, waitSpinner } from "./spinner.js";
-import { captureIo } from "./test-io.js";
 
 describe("waits are drawn only on a terminal with cursor control, and never under --json", () => {
   it("draws on a terminal stream, not on a pipe, not under --json", () => {

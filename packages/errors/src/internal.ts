@@ -13,6 +13,7 @@ export {
   errorFromResponse,
   type HttpAnswer,
 } from "./from-response.js";
+export { kindOf } from "./kind.js";
 export { excerpt, type Redactor, type RedactorOptions, redactorFor, redactValue } from "./redact.js";
 export { errorFromTransport, type TransportContext } from "./transport.js";
 export {

@@ -55,10 +55,10 @@ export function unexpectedResponse(init: UnexpectedResponseInit): UnexpectedResp
     operation: init.operation,
     field: init.field,
     details: [{ type: "field_error", field: init.field, message: init.problem } satisfies FieldErrorDetail],
-    ...(init.status === undefined ? {} : { status: init.status }),
-    ...(init.correlationId === undefined ? {} : { correlationId: init.correlationId }),
-    ...(init.secrets ? { secrets: init.secrets } : {}),
-    ...(init.redact ? { redact: init.redact } : {}),
+    status: init.status,
+    correlationId: init.correlationId,
+    secrets: init.secrets,
+    redact: init.redact,
   });
 }
 

@@ -1,7 +1,7 @@
 import { ValidationError } from "@promo-review/errors";
 import { describe, expect, it } from "vitest";
+import { json, scriptedServer } from "../test/support/server.js";
 import { createHttpClient, httpClientFrom } from "./index.js";
-import { json, scriptedServer } from "./test-server.js";
 
 const defaults = { client: "createExample", baseUrlField: "filesUrl" };
 

@@ -9,8 +9,8 @@ import {
   ValidationError,
 } from "@promo-review/errors";
 import { afterEach, describe, expect, it } from "vitest";
+import { envelope, json, scriptedServer } from "../test/support/server.js";
 import { createHttpClient, type RequestBudget } from "./index.js";
-import { envelope, json, scriptedServer } from "./test-server.js";
 
 const apiKey = "sk_test_abcdef123456";
 const credentials = { apiKey, externalUserId: "user-42" };

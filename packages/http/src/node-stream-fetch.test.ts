@@ -5,9 +5,9 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { NetworkError, TimeoutError } from "@promo-review/errors";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { TEST_TLS } from "../test/support/tls.js";
 import { createHttpClient } from "./index.js";
 import { nodeStreamFetch } from "./node.js";
-import { TEST_TLS } from "./test-tls.js";
 
 const credentials = { apiKey: "sk_test_node", externalUserId: "u-1" };
 setFlagsFromString("--expose-gc");

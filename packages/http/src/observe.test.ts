@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { envelope, json, scriptedServer } from "../test/support/server.js";
 import { createHttpClient, type Logger, type RequestEvent, type RequestHooks } from "./index.js";
-import { envelope, json, scriptedServer } from "./test-server.js";
 
 const credentials = { apiKey: "pr_live_SecretKey0123456789", externalUserId: "u-1" };
 const noWait = { baseDelayMs: 0, upstreamDelayMs: [0, 0] as const };

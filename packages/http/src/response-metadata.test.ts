@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
+import { envelope, json, scriptedServer } from "../test/support/server.js";
 import {
   callControl,
   createHttpClient,
@@ -8,7 +9,6 @@ import {
   type WithResponse,
   withResponse,
 } from "./index.js";
-import { envelope, json, scriptedServer } from "./test-server.js";
 
 const credentials = { apiKey: "sk_test_abcdef123456", externalUserId: "user-42" };
 const fast = { baseDelayMs: 1, maxDelayMs: 5, upstreamDelayMs: [1, 5] as const };

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { json, scriptedServer } from "../test/support/server.js";
 import { createHttpClient, HTTP_VERSION, runtimeOf, userAgent } from "./index.js";
-import { json, scriptedServer } from "./test-server.js";
 
 const credentials = { apiKey: "pr_live_k0123456789", externalUserId: "u-1" };
 

@@ -8,7 +8,7 @@ import {
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { readingOf, useSimulator } from "../../../testing/simulator.ts";
-import { createWith, linksFor, recordingFetch, requestsTo, type Sent } from "./test-sim.js";
+import { createWith, linksFor, recordingFetch, requestsTo, type Sent } from "../test/support/sim.js";
 import type { CaptureEvent } from "./types.js";
 
 const sim = useSimulator(

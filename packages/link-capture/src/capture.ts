@@ -156,7 +156,7 @@ async function frameFor(
     const { frames } = await discoverFrames(http, url, {
       ...callControl(o),
       correlationId,
-      ...(o.signal ? { signal: o.signal } : {}),
+      signal: o.signal,
     });
     const chosen = await o.chooseFrame(frames);
     const frame = typeof chosen === "string" ? frames.find((f) => f.id === chosen) : chosen;
@@ -191,11 +191,11 @@ async function start(settings: Settings, url: string, o: CaptureOptions = {}): P
     answer = await http.request<unknown>("/v1/links", {
       method: "POST",
       // The link is sent exactly as given: its node-id, if any, is the service's to read.
-      json: { url, ...(designFrameId !== undefined ? { designFrameId } : {}) },
+      json: { url, designFrameId }, // JSON.stringify leaves out an undefined designFrameId
       correlationId,
       timeoutMs: options.captureTimeoutMs ?? 150_000,
       ...callControl(o),
-      ...(o.signal ? { signal: o.signal } : {}),
+      signal: o.signal,
     });
   } catch (error) {
     throw explainCaptureError(error, url);
@@ -206,8 +206,8 @@ async function start(settings: Settings, url: string, o: CaptureOptions = {}): P
   const state: ImportPollState = {
     statusUrl: typeof data.statusUrl === "string" ? data.statusUrl : "",
     uploadId: data.uploadId,
-    ...(fileFormat ? { fileFormat } : {}),
-    ...(source ? { source } : {}),
+    fileFormat,
+    source,
     design,
     attempts: 0,
     deadline: Date.now() + (o.pollTimeoutMs ?? options.pollTimeoutMs ?? 600_000),
@@ -217,6 +217,7 @@ async function start(settings: Settings, url: string, o: CaptureOptions = {}): P
   o.onStatus?.({
     type: "accepted",
     uploadId: data.uploadId,
+    // An event the caller sees: no `statusUrl` key at all for a generic capture (inspect, `in`).
     ...(state.statusUrl ? { statusUrl: state.statusUrl } : {}),
     correlationId: answer.correlationId,
   });
@@ -225,6 +226,7 @@ async function start(settings: Settings, url: string, o: CaptureOptions = {}): P
     const result = {
       uploadId: data.uploadId,
       fileFormat: fileFormat ?? "image",
+      // A result the caller sees: no `source` key at all when the service named none (inspect, `in`).
       ...(source ? { source } : {}),
       correlationId: answer.correlationId,
     };
@@ -268,7 +270,8 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
       const deadline = o.pollTimeoutMs === undefined ? state.deadline : Date.now() + o.pollTimeoutMs;
       return new ImportPoll(http, { ...state, deadline }, settings.pacing);
     },
-    discoverFrames(url, o) {
+    // async, so a bad link is a rejected promise like any other failure, never a synchronous throw.
+    async discoverFrames(url, o) {
       parseLink(url);
       return discoverFrames(http, url, o);
     },

@@ -15,11 +15,11 @@ function rebuilt(error: PromoReviewError, message: string): PromoReviewError {
   return new Kind({
     code: error.code,
     message,
-    ...(error.status === undefined ? {} : { status: error.status }),
-    ...(error.correlationId === undefined ? {} : { correlationId: error.correlationId }),
+    status: error.status,
+    correlationId: error.correlationId,
     details: [...error.details],
-    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
-    ...(error.request ? { request: error.request } : {}),
+    retryAfterMs: error.retryAfterMs,
+    request: error.request,
     cause: error,
   });
 }

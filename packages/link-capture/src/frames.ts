@@ -43,6 +43,7 @@ export function describeFrame(raw: Record<string, unknown>): DesignFrame {
   return {
     ...raw,
     id: String(raw["id"]),
+    // A frame the caller sees and may print: no `pixels` key at all when the size is unknown.
     ...(pixels === undefined ? {} : { pixels }),
     importable: pixels === undefined || pixels <= MAX_FRAME_PIXELS,
   };
@@ -82,8 +83,8 @@ export async function discoverFrames(
     json: { url },
     idempotent: true,
     ...callControl(options),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.correlationId ? { correlationId: options.correlationId } : {}),
+    signal: options.signal,
+    correlationId: options.correlationId || undefined, // an empty id is no id: http makes one
   });
   const { data, correlationId } = answer;
   const frames = Array.isArray(data?.frames) ? (data.frames as Record<string, unknown>[]) : [];

@@ -123,7 +123,7 @@ export class ImportPoll {
           correlationId: state.correlationId,
           retry: false,
           timeoutMs: this.#pacing.requestTimeoutMs,
-          ...(signal ? { signal } : {}),
+          signal,
         });
         failures = 0;
         const body = answer.data;
@@ -207,6 +207,7 @@ export class ImportPoll {
     return {
       uploadId: body.finalUploadId,
       fileFormat,
+      // A result the caller sees: no `source` key at all when the service named none (inspect, `in`).
       ...(state.source ? { source: state.source } : {}),
       correlationId: state.correlationId,
       importUploadId: state.uploadId,

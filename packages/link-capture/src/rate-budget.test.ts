@@ -2,7 +2,7 @@ import { createRateBudget } from "@promo-review/rate-budget";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
-import { linksFor, requestsTo } from "./test-sim.js";
+import { linksFor, requestsTo } from "../test/support/sim.js";
 
 // The link sub-budget (10 per minute), scaled to 3 per second so the test runs in seconds.
 const LINK_LIMIT = 3;

@@ -3,7 +3,7 @@ import type { ResponseMetadata } from "@promo-review/http";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
-import { linksFor, requestsTo } from "./test-sim.js";
+import { linksFor, requestsTo } from "../test/support/sim.js";
 
 const sim = useSimulator(
   startSimulator,

@@ -3,8 +3,8 @@ import { type Simulator, startSimulator } from "@promo-review/simulator";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withSelectedProfile } from "../../../testing/simulator.ts";
+import { clientFor, simTextBody, uploadCompleted } from "../test/support/sim.js";
 import { FILE_FORMATS } from "./limits.js";
-import { clientFor, simTextBody, uploadCompleted } from "./test-sim.js";
 import { validateCreatePromotion, validateNewVersion } from "./validate.js";
 
 let sim: Simulator;

@@ -24,6 +24,6 @@ export function explainAmbiguous(error: unknown, what: string, correlationId: st
     retryable: false,
     mayHaveReachedServer: true,
     cause: error,
-    ...(error.request ? { request: error.request } : {}),
+    request: error.request,
   } satisfies TransportErrorInit) as PromoReviewError;
 }

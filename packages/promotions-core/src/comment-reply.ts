@@ -46,7 +46,7 @@ export async function postCommentReply(
         json,
         ...callControl(options),
         correlationId: options.correlationId,
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: options.signal,
       });
       // The reply's response shape is not shown: the parent is the one sent unless the service says.
       const { data, correlationId } = answer;

@@ -8,7 +8,7 @@ import {
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { readingOf, useSimulator } from "../../../testing/simulator.ts";
-import { clientFor, requestsTo, simTextBody } from "./test-sim.js";
+import { clientFor, requestsTo, simTextBody } from "../test/support/sim.js";
 
 const sim = useSimulator(startSimulator, {
   mainApiLimit: 100_000,

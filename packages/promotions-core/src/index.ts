@@ -25,4 +25,4 @@ export {
 } from "./reference-cache.js";
 export type * from "./types.js";
 export type { UploadWaiter, UploadWaitOptions } from "./upload-wait.js";
-export { validateCreatePromotion, validateNewVersion, validateSubmit } from "./validate.js";
+export { validateCreatePromotion, validateId, validateNewVersion, validateSubmit } from "./validate.js";

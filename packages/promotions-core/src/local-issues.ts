@@ -43,6 +43,6 @@ export function toLocalIssues(issues: readonly v.BaseIssue<unknown>[]): LocalIss
   return issues.map((issue) => {
     const constraint = limitOf(issue);
     const message = isMissingKey(issue) ? "is required" : issue.message;
-    return { field: issueField(issue), message, ...(constraint ? { constraint } : {}) };
+    return { field: issueField(issue), message, constraint };
   });
 }

@@ -16,7 +16,7 @@ import {
   simTextBody,
   startUpload,
   uploadCompleted,
-} from "./test-sim.js";
+} from "../test/support/sim.js";
 
 // Processing lasts long enough that a creation sent right after the upload always meets the 409,
 // however loaded the machine (the tests below depend on seeing it).

@@ -176,14 +176,22 @@ const withId = (op: OperationOptions = {}) => ({
 });
 
 /**
- * `/v1/promotions/{promotionId}`, and `/versions/{versionId}` when given, each id checked to be a uuid
- * first (so a typo costs no request). A uuid holds only hex digits and hyphens: it needs no encoding.
+ * `/v1/promotions/{promotionId}`, the id checked to be a uuid first (so a typo costs no request). A
+ * uuid holds only hex digits and hyphens: it needs no encoding.
  */
-function promotionPath(promotionId: string, versionId?: string): string {
+function promotionPath(promotionId: string): string {
   validateId(promotionId, "promotionId");
-  if (versionId === undefined) return `/v1/promotions/${promotionId}`;
+  return `/v1/promotions/${promotionId}`;
+}
+
+/**
+ * `/v1/promotions/{promotionId}/versions/{versionId}`, both ids checked. A missing `versionId` (from
+ * JavaScript) is refused, never read as "the promotion": `/v1/promotions/{id}/submit` is no spec path.
+ */
+function versionPath(promotionId: string, versionId: string): string {
+  const promotion = promotionPath(promotionId);
   validateId(versionId, "versionId");
-  return `/v1/promotions/${promotionId}/versions/${versionId}`;
+  return `${promotion}/versions/${versionId}`;
 }
 
 /**
@@ -203,7 +211,7 @@ async function call<T>(
     ...init,
     ...callControl(op),
     correlationId: op.correlationId ?? newCorrelationId(),
-    ...(op.signal ? { signal: op.signal } : {}),
+    signal: op.signal,
   });
   const { data, correlationId, status } = result;
   const checked = checkAnswer<T>(schema, data, {
@@ -271,7 +279,7 @@ async function readEvaluation(
   evaluationId: string,
   op?: OperationOptions,
 ): Promise<WithResponse<EvaluationRecord>> {
-  const version = promotionPath(promotionId, versionId);
+  const version = versionPath(promotionId, versionId);
   validateId(evaluationId, "evaluationId");
   const { evaluationPath } = shared.options;
   const url = evaluationPath
@@ -365,7 +373,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     },
 
     async submit(promotionId, versionId, body = {}, op) {
-      const url = `${promotionPath(promotionId, versionId)}/submit`;
+      const url = `${versionPath(promotionId, versionId)}/submit`;
       const sent = validate ? validateSubmit(body) : body;
       // The service documents submit as a safe retry, so it is retried like a GET.
       return call<SubmitResult>(http, "promotions.submit", submitResponseSchema, url, op, {
@@ -380,7 +388,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
         http,
         "promotions.decision",
         decisionResponseSchema,
-        `${promotionPath(promotionId, versionId)}/decision`,
+        `${versionPath(promotionId, versionId)}/decision`,
         op,
       ),
 
@@ -389,7 +397,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
         http,
         "promotions.evaluate",
         evaluationStartedResponseSchema,
-        `${promotionPath(promotionId, versionId)}/evaluate`,
+        `${versionPath(promotionId, versionId)}/evaluate`,
         op,
         { method: "POST" },
       ),

@@ -2,7 +2,7 @@ import { createRateBudget } from "@promo-review/rate-budget";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
-import { clientFor, requestsTo, simTextBody } from "./test-sim.js";
+import { clientFor, requestsTo, simTextBody } from "../test/support/sim.js";
 
 // The service's 60 per minute, with the minute scaled to two seconds so the test runs in seconds.
 const LIMIT = 60;

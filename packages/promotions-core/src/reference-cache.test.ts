@@ -1,8 +1,8 @@
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
+import { clientFor, requestsTo } from "../test/support/sim.js";
 import { type CachedReference, memoryReferenceStore, type ReferenceStore } from "./reference-cache.js";
-import { clientFor, requestsTo } from "./test-sim.js";
 
 const sim = useSimulator(startSimulator, { mainApiLimit: 100_000, seed: 7 });
 

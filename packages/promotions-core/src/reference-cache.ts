@@ -292,7 +292,7 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
     try {
       const result = await http.request<unknown>(paths[kind], {
         ...callControl(read),
-        ...(read.signal ? { signal: read.signal } : {}),
+        signal: read.signal,
       });
       const { data, correlationId, status } = result;
       const items = itemsOf(kind, data, { correlationId, status, redact: http.redact });

@@ -3,7 +3,7 @@ import type { ResponseMetadata } from "@promo-review/http";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
-import { clientFor, requestsTo, simTextBody } from "./test-sim.js";
+import { clientFor, requestsTo, simTextBody } from "../test/support/sim.js";
 
 const sim = useSimulator(startSimulator, { mainApiLimit: 100_000, seed: 17 });
 const fast = { baseDelayMs: 1, maxDelayMs: 5, upstreamDelayMs: [1, 5] as const };

@@ -51,7 +51,7 @@ function tooLong(last: UploadNotReadyError, timeoutMs: number): UploadNotReadyEr
     status: last.status,
     message: `The referenced upload(s) were still not ready after waiting ${Math.round(timeoutMs / 1000)} s; nothing was created`,
     details: [...last.details],
-    ...(last.correlationId ? { correlationId: last.correlationId } : {}),
+    correlationId: last.correlationId,
     cause: last,
   });
 }

@@ -1,6 +1,6 @@
 import type { ValidationError } from "@promo-review/errors";
 import { describe, expect, it } from "vitest";
-import { IDS, refusal, textBody, variationsBody } from "./test-fixtures.js";
+import { IDS, refusal, textBody, variationsBody } from "../test/support/fixtures.js";
 import { validateCreatePromotion, validateNewVersion } from "./validate.js";
 
 const fields = (run: () => unknown) => refusal(run).map((e) => e.field);

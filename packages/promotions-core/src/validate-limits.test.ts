@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { caught, fileVersionBody, refusal, textBody, variationsBody } from "../test/support/fixtures.js";
 import { MAX_DETAILS_LENGTH } from "./limits.js";
-import { caught, fileVersionBody, refusal, textBody, variationsBody } from "./test-fixtures.js";
 import { validateCreatePromotion, validateNewVersion, validateSubmit } from "./validate.js";
 
 const text = (min: number, max: number) =>

@@ -1,6 +1,6 @@
 // The Deno KV budget property on real KV files, in one deno process (racing decisions included).
 // deno run ... deno/budget-property.ts <folder for KV files> <fast-check runs> [seed]
-import { checkBudgetProperty } from "../src/test-budget-property.ts";
+import { checkBudgetProperty } from "../test/support/budget-property.ts";
 
 const [dir, runs, seed] = Deno.args;
 let files = 0;

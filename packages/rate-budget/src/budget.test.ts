@@ -1,12 +1,12 @@
 import { AbortError, PromoReviewError, RateLimitError } from "@promo-review/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { flush, ManualClock } from "../test/support/clock.js";
+import { maxInAnyWindow } from "../test/support/windows.js";
 import { createRateBudget, type RateBudget } from "./budget.js";
 import { MemoryStore } from "./memory-store.js";
 import type { WindowSpec } from "./rules.js";
 import type { BudgetStore, Decision } from "./store.js";
-import { flush, ManualClock } from "./test-clock.js";
-import { maxInAnyWindow } from "./test-windows.js";
 import type { RateBudgetOptions } from "./types.js";
 
 const BASE = "http://127.0.0.1:1234";

@@ -5,11 +5,11 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { denoCheck, kvFolder, runDeno } from "../../../testing/deno.ts";
 import { MemoryDenoKv } from "../../../testing/memory-deno-kv.ts";
+import { checkBudgetProperty } from "../test/support/budget-property.js";
+import { maxInAnyWindow } from "../test/support/windows.js";
 import { createRateBudget } from "./budget.js";
 import { DENO_KV_MAX_ADMISSIONS, type DenoKvLike, denoKvBudgetStore } from "./deno.js";
 import type { WindowSpec } from "./rules.js";
-import { checkBudgetProperty } from "./test-budget-property.js";
-import { maxInAnyWindow } from "./test-windows.js";
 
 const PACKAGE_DIR = join(import.meta.dirname, "..");
 const SHARED: WindowSpec = { id: "shared", rule: "shared", limit: 3, windowMs: 60_000 };

@@ -6,13 +6,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ManualClock } from "../test/support/clock.js";
+import { maxInAnyWindow } from "../test/support/windows.js";
 import { createRateBudget } from "./budget.js";
 import type { Clock } from "./clock.js";
 import { MemoryStore } from "./memory-store.js";
 import type { WindowSpec } from "./rules.js";
 import type { BudgetStore, Decision } from "./store.js";
-import { ManualClock } from "./test-clock.js";
-import { maxInAnyWindow } from "./test-windows.js";
 
 const BASE = "http://127.0.0.1:1234";
 const GET = { method: "GET", url: `${BASE}/v1/channels` };

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { maxInAnyWindow } from "../test/support/windows.js";
 import { SlidingWindowLog } from "./sliding-window.js";
-import { maxInAnyWindow } from "./test-windows.js";
 
 describe("sliding-window log: never more than the limit in any window", () => {
   it("admits `limit` at once, then nothing until the oldest leaves the window", () => {

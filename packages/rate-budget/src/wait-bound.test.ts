@@ -1,9 +1,9 @@
 import { MAX_SERVER_WAIT_MS, MAX_TIMER_MS } from "@promo-review/errors/internal";
 import { describe, expect, it } from "vitest";
 import { HUGE_WAITS, hugeWait, json, useHostileServers } from "../../../testing/hostile-server.ts";
+import { ManualClock } from "../test/support/clock.js";
 import { createRateBudget } from "./budget.js";
 import { budgetedFetch } from "./fetch.js";
-import { ManualClock } from "./test-clock.js";
 
 const start = useHostileServers();
 

@@ -35,15 +35,9 @@ import {
   FORBIDDEN_IN_TREE,
   REPORTED_DEPENDENCY_GAPS,
 } from "./harness/consumers.ts";
+import { npmInstall, plainNpmEnv } from "./harness/npm-install.ts";
 import { endpointsOf, startProofSimulator } from "./harness/simulator.ts";
-import {
-  type Manifest,
-  packAll,
-  plainNpmEnv,
-  publishablePackages,
-  ROOT,
-  readManifest,
-} from "./harness/workspace.ts";
+import { type Manifest, packAll, publishablePackages, ROOT, readManifest } from "./harness/workspace.ts";
 
 const ATTW_FLAGS = ["--profile", "node16", "--ignore-rules", "cjs-resolves-to-esm", "--no-definitely-typed"];
 
@@ -103,8 +97,10 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (name, p
     const result = spawnSync(
       join(PACKAGE_DIR, "node_modules", ".bin", "attw"),
       [tarballs.get(name)!, ...ATTW_FLAGS, "--format", "json"],
-      { encoding: "utf8" },
+      // Killed by its pid when the deadline passes (result.error says so): a check never hangs.
+      { encoding: "utf8", timeout: 120_000, killSignal: "SIGKILL" },
     );
+    expect(result.error, `attw on ${name} did not finish in 120 s`).toBeUndefined();
     expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
     const report = JSON.parse(result.stdout) as AttwReport;
     // attw exits 0 for a package without types at all, so that is checked here.
@@ -214,11 +210,7 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (name, p
       }),
     );
     const env = plainNpmEnv(NPM_CACHE);
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
-      cwd: consumer,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    await npmInstall({ cwd: consumer, what: `the ${pkg.dir} consumer`, env });
 
     // The installed tree is exactly the closure of declared (non-optional) dependencies.
     const lock = JSON.parse(readFileSync(join(consumer, "node_modules", ".package-lock.json"), "utf8")) as {
@@ -280,7 +272,7 @@ function unpack(name: string): string {
   if (known) return known;
   const into = join(work, "unpacked", name.replace("/", "+"));
   mkdirSync(into, { recursive: true });
-  execFileSync("tar", ["-xzf", tarballs.get(name)!, "-C", into]);
+  execFileSync("tar", ["-xzf", tarballs.get(name)!, "-C", into], { timeout: 60_000, killSignal: "SIGKILL" });
   unpacked.set(name, join(into, "package"));
   return join(into, "package");
 }

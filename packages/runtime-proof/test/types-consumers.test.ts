@@ -14,18 +14,21 @@
  * Every entry point of every package (read from the exports maps, so a new sub-path is covered the day
  * it is added) is imported in each configuration; `fixtures/types/` holds what a user writes.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PACKAGE_DIR } from "./harness/bundle.ts";
-import { packAll, plainNpmEnv, publishablePackages, ROOT } from "./harness/workspace.ts";
+import { npmInstall, plainNpmEnv } from "./harness/npm-install.ts";
+import { packAll, publishablePackages, ROOT } from "./harness/workspace.ts";
 
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 const FIXTURES = join(PACKAGE_DIR, "test", "fixtures", "types");
 const NPM_CACHE = join(tmpdir(), "promo-review-proof-npm-cache");
+/** One tsc run's deadline: minutes on a busy two-core machine, never unbounded. */
+const TSC_DEADLINE_MS = 300_000;
 const packages = publishablePackages();
 
 /** Every import specifier a user may write: each package and each of its exported sub-paths. */
@@ -59,11 +62,7 @@ beforeAll(async () => {
       overrides: Object.fromEntries([...tarballs.keys()].map((name) => [name, tgz(name)])),
     }),
   );
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
-    cwd: project,
-    env: plainNpmEnv(NPM_CACHE),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  await npmInstall({ cwd: project, what: "the types consumer", env: plainNpmEnv(NPM_CACHE) });
   cpSync(FIXTURES, project, { recursive: true });
   writeFileSync(
     join(project, "entries.ts"),
@@ -87,11 +86,22 @@ async function typecheck(
   const tsconfig = `tsconfig.${name}.json`;
   writeFileSync(join(project, tsconfig), JSON.stringify({ compilerOptions, files }, null, 2));
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [TSC, "-p", tsconfig], { cwd: project });
+    const { stdout } = await promisify(execFile)(process.execPath, [TSC, "-p", tsconfig], {
+      cwd: project,
+      timeout: TSC_DEADLINE_MS,
+      killSignal: "SIGKILL",
+    });
     return { code: 0, output: stdout };
   } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? 1, output: `${failed.stdout ?? ""}${failed.stderr ?? ""}` };
+    const failed = error as { code?: number; killed?: boolean; stdout?: string; stderr?: string };
+    const output = `${failed.stdout ?? ""}${failed.stderr ?? ""}`;
+    if (failed.killed) {
+      return {
+        code: 1,
+        output: `tsc -p ${tsconfig} did not finish in ${TSC_DEADLINE_MS / 1000} s (killed)\n${output}`,
+      };
+    }
+    return { code: failed.code ?? 1, output };
   }
 }
 

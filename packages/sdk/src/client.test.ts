@@ -3,6 +3,7 @@ import * as errorsInternal from "@promo-review/errors/internal";
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { readingOf, useSimulator } from "../../../testing/simulator.ts";
+import { clientFor, promotionFields, webhookReceiver } from "../test/support/sim.js";
 import * as facade from "./index.js";
 import {
   AbortError,
@@ -13,7 +14,6 @@ import {
   TimeoutError,
   ValidationError,
 } from "./index.js";
-import { clientFor, promotionFields, webhookReceiver } from "./test-sim.js";
 
 const sim = useSimulator(startSimulator, {
   seed: 17,

@@ -160,7 +160,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     retry: config.retry,
     // The uploader's own warnings (a web storage store that cannot keep entries) go to the same logger.
     logger,
-    ...(config.resumeStore ? { store: config.resumeStore } : {}),
+    store: config.resumeStore,
   });
   const { http: _main, ...links } = createLinkCapture({ http: main });
   const {
@@ -173,13 +173,13 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     referenceCache: config.referenceCache,
     // A 409 upload_not_ready is waited out on the file service's status, which costs no main-API budget.
     waitForUploads: async (uploadIds, { signal }) => {
-      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, signal ? { signal } : {})));
+      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, { signal })));
     },
   });
   const webhooks = settings.webhookSecret
     ? createWebhookVerifier({
         webhookSecret: settings.webhookSecret,
-        ...(config.replayStore !== undefined ? { replayStore: config.replayStore } : {}),
+        replayStore: config.replayStore,
       })
     : unconfiguredWebhooks();
   const client = {
@@ -187,6 +187,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
       baseUrl: settings.baseUrl,
       filesUrl: settings.filesUrl,
       externalUserId: settings.externalUserId,
+      // Settings the caller sees and may print: no `externalUserEmail` key at all when none is set.
       ...(settings.externalUserEmail ? { externalUserEmail: settings.externalUserEmail } : {}),
     },
     budget,

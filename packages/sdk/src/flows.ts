@@ -22,6 +22,7 @@ import type {
   SubmitRequest,
   SubmitResult,
 } from "@promo-review/promotions-core";
+import { validateId } from "@promo-review/promotions-core";
 import {
   fileDetailsOf,
   formatOf,
@@ -169,21 +170,19 @@ function fileFormatOf(source: UploadSource, options: FileOptions) {
 function uploadOptions(options: FileOptions) {
   return {
     ...callControl(options),
-    ...(options.fileName !== undefined ? { fileName: options.fileName } : {}),
-    ...(options.contentType !== undefined ? { contentType: options.contentType } : {}),
-    ...(options.size !== undefined ? { size: options.size } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    fileName: options.fileName,
+    contentType: options.contentType,
+    size: options.size,
+    onProgress: options.onProgress,
+    signal: options.signal,
     waitForCompletion: true,
   };
 }
 
-const signalOf = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
-
 /** A step's options: the flow's signal and per-call controls. */
 const stepOf = (options: { signal?: AbortSignal | undefined } & CallControl) => ({
   ...callControl(options),
-  ...signalOf(options.signal),
+  signal: options.signal,
 });
 
 /** Builds the flows over the client's parts. */
@@ -204,7 +203,7 @@ export function createFlows(parts: FlowParts): Flows {
 
     async createFromLink(url, options) {
       const capture = await links.capture(url, {
-        ...(options.designFrameId ? { designFrameId: options.designFrameId } : {}),
+        designFrameId: options.designFrameId || undefined, // an empty id is no frame
         ...stepOf(options),
       });
       const promotion = await promotions.create(
@@ -224,6 +223,8 @@ export function createFlows(parts: FlowParts): Flows {
     },
 
     async addVersionFromFile(promotionId, source, options) {
+      // Checked before any byte moves: a bad id fails here, not after uploading the file.
+      validateId(promotionId, "promotionId");
       const fileFormat = fileFormatOf(source, options);
       const upload = await uploads.upload(source, uploadOptions(options));
       const version = await promotions.createVersion(
@@ -260,6 +261,7 @@ function outcomeOf(
     status: data.status,
     // A read and a webhook describe the same evaluation, so their issues have the same shape.
     issues: (data.issues ?? []) as EvaluationOutcome["issues"],
+    // An outcome the caller sees and may print: no `metadata` key at all when the service sent none.
     ...(data.metadata ? { metadata: data.metadata as Record<string, string> } : {}),
     via,
     correlationId: started.correlationId,
@@ -355,7 +357,8 @@ async function evaluateAndWait(
   options: EvaluateAndWaitOptions,
 ): Promise<EvaluationOutcome> {
   const versionId =
-    options.versionId ?? (await parts.promotions.get(promotionId, signalOf(options.signal))).latestVersionId;
+    options.versionId ??
+    (await parts.promotions.get(promotionId, { signal: options.signal })).latestVersionId;
   const ids = { promotionId, versionId };
   const timeoutMs = options.timeoutMs ?? 600_000;
   // Aborted by the caller, by the deadline, or once the wait is over (the poller then stops).
@@ -365,7 +368,7 @@ async function evaluateAndWait(
   const deadline = startableDeadline(timeoutMs, stop.signal);
   const webhook = listenForResult(parts, ids);
   try {
-    const started = await parts.promotions.evaluate(promotionId, versionId, signalOf(options.signal));
+    const started = await parts.promotions.evaluate(promotionId, versionId, { signal: options.signal });
     deadline.start();
     const ended = endOf(deadline, started, options, timeoutMs);
     const byPolling = pollForResult(parts, ids, started, { ...options, signal: deadline.signal });

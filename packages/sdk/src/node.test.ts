@@ -6,8 +6,8 @@ import { nodeStreamFetch } from "@promo-review/http/node";
 import { startSimulator } from "@promo-review/simulator";
 import { afterAll, describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
+import { clientFor, promotionFields } from "../test/support/sim.js";
 import { fileSource } from "./node.js";
-import { clientFor, promotionFields } from "./test-sim.js";
 
 const sim = useSimulator(startSimulator, { seed: 3, uploadProcessingDelayMs: 20, maxChunkSize: 256 * 1024 });
 const dir = mkdtempSync(join(tmpdir(), "sdk-node-"));

@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { useEchoingService } from "../../../testing/echoing-service.ts";
 import { whereShown } from "../../../testing/renderings.ts";
 import { useSimulator } from "../../../testing/simulator.ts";
+import { clientFor, promotionFields } from "../test/support/sim.js";
 import { createClient, type Logger, type RequestEvent, type RequestHooks } from "./index.js";
-import { clientFor, promotionFields } from "./test-sim.js";
 import { SDK_VERSION } from "./version.js";
 
 const sim = useSimulator(startSimulator, { seed: 31, mainApiLimit: 100_000, uploadProcessingDelayMs: 0 });

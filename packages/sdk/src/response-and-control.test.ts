@@ -2,8 +2,8 @@ import { RateLimitError, ServerError, ValidationError } from "@promo-review/erro
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
+import { clientFor, promotionFields } from "../test/support/sim.js";
 import type { ResponseMetadata } from "./index.js";
-import { clientFor, promotionFields } from "./test-sim.js";
 
 const sim = useSimulator(startSimulator, { mainApiLimit: 100_000, uploadProcessingDelayMs: 5, seed: 21 });
 const fast = { baseDelayMs: 1, maxDelayMs: 5, upstreamDelayMs: [1, 5] as const };

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { useEchoingService } from "../../../testing/echoing-service.ts";
 import { reachableStrings, renderingsOf, whereShown } from "../../../testing/renderings.ts";
 import { useSimulator } from "../../../testing/simulator.ts";
+import { clientFor } from "../test/support/sim.js";
 import { createClient, isPromoReviewError, type PromoReviewError, resolveSettings } from "./index.js";
-import { clientFor } from "./test-sim.js";
 
 const sim = useSimulator(startSimulator, { seed: 23, mainApiLimit: 100_000, uploadProcessingDelayMs: 0 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
+import { call, initiate, mainApi, mainHeaders, textPromotion } from "../test/support/api.js";
 import { startSimulator } from "./index.js";
-import { call, initiate, mainApi, mainHeaders, textPromotion } from "./test-support.js";
 
 const sim = useSimulator(startSimulator, { seed: 11 });
 

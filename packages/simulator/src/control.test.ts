@@ -2,7 +2,6 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Simulator, startSimulator } from "./index.js";
 import {
   call,
   initiate,
@@ -13,7 +12,8 @@ import {
   startReceiver,
   textPromotion,
   waitFor,
-} from "./test-support.js";
+} from "../test/support/api.js";
+import { type Simulator, startSimulator } from "./index.js";
 
 let sim: Simulator;
 beforeAll(async () => {

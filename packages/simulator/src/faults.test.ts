@@ -1,9 +1,9 @@
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
+import { call, initiate, mainApi, mainHeaders, putChunk, simHttp } from "../test/support/api.js";
 import { routeMatches } from "./faults.js";
 import { startSimulator } from "./index.js";
-import { call, initiate, mainApi, mainHeaders, putChunk, simHttp } from "./test-support.js";
 
 const sim = useSimulator(startSimulator, { seed: 61, mainApiLimit: 100_000 });
 

@@ -13,6 +13,8 @@
 /** The promotion file formats of the spec (`text` has no upload). */
 export type FileFormat = "text" | "video" | "audio" | "image" | "pdf" | "document";
 
+// The spec's fileFormat enum ("Promotion creation request") and upload size limits ("Limits"), copied
+// here and not imported from the client packages: the simulator is written from the spec, not from them (DESIGN.md's package map), so a client that misreads the spec is caught, not copied.
 /** Every value of the `fileFormat` enum. */
 export const FILE_FORMATS: readonly FileFormat[] = ["text", "video", "audio", "image", "pdf", "document"];
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
+import { call, mainApi, mainHeaders, textPromotion, waitFor } from "../test/support/api.js";
 import { startSimulator } from "./index.js";
 import { classifyLink, framesOf } from "./links.js";
-import { call, mainApi, mainHeaders, textPromotion, waitFor } from "./test-support.js";
 
 const sim = useSimulator(startSimulator, {
   seed: 51,

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Simulator, signWebhook, startSimulator } from "./index.js";
-import { GAP_POINTS, resolveProfile, variantOf } from "./profile.js";
 import {
   call,
   initiate,
@@ -11,7 +9,9 @@ import {
   textPromotion,
   uploadCompleted,
   waitFor,
-} from "./test-support.js";
+} from "../test/support/api.js";
+import { type Simulator, signWebhook, startSimulator } from "./index.js";
+import { GAP_POINTS, resolveProfile, variantOf } from "./profile.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,9 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
-import { sampleTextPromotion, startSimulator } from "./index.js";
-import { Problems } from "./problems.js";
-import { checkMetadata, checkTags, isCalendarDate } from "./promotion-rules.js";
 import {
   initiate,
   mainApi,
@@ -12,7 +9,10 @@ import {
   textPromotion,
   uploadCompleted,
   waitFor,
-} from "./test-support.js";
+} from "../test/support/api.js";
+import { sampleTextPromotion, startSimulator } from "./index.js";
+import { Problems } from "./problems.js";
+import { checkMetadata, checkTags, isCalendarDate } from "./promotion-rules.js";
 
 // A large budget: this file makes far more than 60 calls and is not about rate limits.
 // Long enough that a creation right after the last byte always meets "not ready", however loaded.

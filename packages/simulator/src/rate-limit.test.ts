@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
+import { call, initiate, mainApi, mainHeaders } from "../test/support/api.js";
 import { type Simulator, startSimulator } from "./index.js";
 import { admit, SlidingWindowLimiter } from "./rate-limit.js";
-import { call, initiate, mainApi, mainHeaders } from "./test-support.js";
 
 let sims: Simulator[] = [];
 afterEach(async () => {

@@ -75,7 +75,7 @@ async function handle(
         service: ctx.service,
         scheduler: state.scheduler,
         shapeError: (error) => shapeError(error, ctx),
-        ...(state.profile.seed === 0 ? {} : { statusOf: (code) => statusOfCode(state.profile, code) }),
+        statusOf: state.profile.seed === 0 ? undefined : (code) => statusOfCode(state.profile, code),
       })
     )
       return;
@@ -111,6 +111,7 @@ function listener(state: SimulatorState, service: "main" | "files", controlRoute
           status: res.headersSent ? res.statusCode : null,
           correlationId,
           time,
+          // A log entry people print: no `fault` key at all on a request no fault touched.
           ...(fault ? { fault: { faultId: fault.faultId, kind: fault.kind } } : {}),
         });
       });

@@ -99,17 +99,20 @@ function promotionVariants(profile: SimulatorProfile): PromotionStoreOptions {
   const maxUploadIds = { "max-10": 10, "max-50": 50 }[variantOf(profile, 24)];
   return {
     rules: {
-      ...(takes(profile, 1, "type-ignored") ? { typeField: null } : {}),
-      ...(takes(profile, 1, "named-type") ? { typeField: "type" as const } : {}),
+      typeField: takes(profile, 1, "type-ignored")
+        ? null
+        : takes(profile, 1, "named-type")
+          ? "type"
+          : undefined,
       jurisdictionOptional: takes(profile, 2, "jurisdiction-optional"),
       checkReferenceIds: !takes(profile, 2, "ids-unchecked"),
       formatOptional: takes(profile, 10, "format-optional"),
-      ...(maxUploadIds === undefined ? {} : { maxUploadIds }),
+      maxUploadIds,
     },
     submittedStatus: takes(profile, 6, "submit-in-review") ? "in_review" : "pending",
-    ...(takes(profile, 11, "other-names")
-      ? { submitFields: { reviewer: "reviewer", deadline: "deadlineOverride" } }
-      : {}),
+    submitFields: takes(profile, 11, "other-names")
+      ? { reviewer: "reviewer", deadline: "deadlineOverride" }
+      : undefined,
     validateSubmit: !takes(profile, 11, "unvalidated"),
   };
 }
@@ -119,12 +122,13 @@ function webhookVariants(profile: SimulatorProfile) {
   const ids = variantOf(profile, 19);
   const shape = variantOf(profile, 18);
   return {
-    ...(ids === "uuid-ids" ? { messageId: (random: Random) => random.uuid() } : {}),
-    ...(ids === "evt-ids"
-      ? { messageId: (random: Random) => `evt_${random.bytes(12).toString("hex")}` }
-      : {}),
-    ...(shape === "flat" ? { payloadOf: flatPayload } : {}),
-    ...(shape === "documented-only" ? { payloadOf: documentedPayload } : {}),
+    messageId:
+      ids === "uuid-ids"
+        ? (random: Random) => random.uuid()
+        : ids === "evt-ids"
+          ? (random: Random) => `evt_${random.bytes(12).toString("hex")}`
+          : undefined,
+    payloadOf: shape === "flat" ? flatPayload : shape === "documented-only" ? documentedPayload : undefined,
   };
 }
 
@@ -172,7 +176,7 @@ export async function createState(options: SimulatorOptions): Promise<SimulatorS
     random,
     maxChunkSize: options.maxChunkSize ?? 52_428_800,
     processingDelayMs: () => delays.uploadProcessingDelayMs,
-    ...(options.storageDir ? { storageDir: options.storageDir } : {}),
+    storageDir: options.storageDir || undefined,
   };
   const uploads = await UploadStore.create(uploadOptions);
   const webhooks = new WebhookDispatcher({
@@ -211,13 +215,16 @@ export async function createState(options: SimulatorOptions): Promise<SimulatorS
       () => delays.evaluationDelayMs,
       () => delays.commentIndexDelayMs,
       {
-        ...(takes(profile, 9, "skipped-as-completed")
-          ? { finalStatus: { evaluated: "completed", skipped: "completed" } }
+        finalStatus: takes(profile, 9, "skipped-as-completed")
+          ? { evaluated: "completed", skipped: "completed" }
           : takes(profile, 9, "final-succeeded")
-            ? { finalStatus: { evaluated: "succeeded", skipped: "skipped" } }
-            : {}),
-        ...(takes(profile, 20, "evaluation-started") ? { extraEvent: "evaluation-started" as const } : {}),
-        ...(takes(profile, 20, "evaluation-summary") ? { extraEvent: "evaluation-summary" as const } : {}),
+            ? { evaluated: "succeeded", skipped: "skipped" }
+            : undefined,
+        extraEvent: takes(profile, 20, "evaluation-started")
+          ? "evaluation-started"
+          : takes(profile, 20, "evaluation-summary")
+            ? "evaluation-summary"
+            : undefined,
       },
     ),
     faults: new FaultRegistry(seed),

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { useSimulator } from "../../../testing/simulator.ts";
+import { call, initiate, mainHeaders, putChunk, waitFor } from "../test/support/api.js";
 import { parseContentRange } from "./content-range.js";
 import {
   DOCUMENT_LIMIT,
@@ -11,7 +12,6 @@ import {
   PDF_IMAGE_LIMIT,
 } from "./formats.js";
 import { startSimulator } from "./index.js";
-import { call, initiate, mainHeaders, putChunk, waitFor } from "./test-support.js";
 
 const sim = useSimulator(startSimulator, { seed: 21, maxChunkSize: 1024, uploadProcessingDelayMs: 150 });
 

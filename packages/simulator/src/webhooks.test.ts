@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { mainApi, simHttp, startReceiver, textPromotion, waitFor } from "../test/support/api.js";
 import { type Simulator, startSimulator } from "./index.js";
-import { mainApi, simHttp, startReceiver, textPromotion, waitFor } from "./test-support.js";
 import { signWebhook } from "./webhooks.js";
 
 const secrets = ["whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "whsec_c2Vjb25kLXNlY3JldC1mb3Itcm90YXRpb24="];

@@ -1,8 +1,8 @@
 import { AbortError } from "@promo-review/errors";
 import { nodeStreamFetch } from "@promo-review/http/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChildSimulator, childSimulator, patterned } from "../test/support/uploads.js";
 import { createUploader, type Uploader, uploadStateOf } from "./index.js";
-import { type ChildSimulator, childSimulator, patterned } from "./test-support.js";
 import { DEFAULT_READ_AHEAD_BYTES } from "./uploader.js";
 
 // The simulator runs in another process, so the timers and sockets counted here are the client's.

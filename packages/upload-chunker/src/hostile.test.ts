@@ -13,8 +13,8 @@ import {
   trickle,
   useHostileServers,
 } from "../../../testing/hostile-server.ts";
+import { patterned } from "../test/support/uploads.js";
 import { createUploader, type UploaderOptions } from "./index.js";
-import { patterned } from "./test-support.js";
 
 const apiKey = "sk_test_files_hostile_42";
 const uploadId = "0b7e1f2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b";

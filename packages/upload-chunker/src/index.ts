@@ -24,7 +24,6 @@ export type {
   SourceRange,
   StatusOptions,
   UploadEvents,
-  Uploader,
   UploaderOptions,
   UploadFormat,
   UploadOptions,
@@ -39,7 +38,7 @@ export type {
   WebLocks,
 } from "./types.js";
 export { Upload } from "./upload.js";
-export { createUploader, DEFAULT_MAX_RESYNCS } from "./uploader.js";
+export { createUploader, DEFAULT_MAX_RESYNCS, type Uploader } from "./uploader.js";
 export { checkUploadId, DEFAULT_WAIT_TIMEOUT_MS, UPLOAD_STATUSES } from "./wait.js";
 export {
   DEFAULT_RESUME_TTL_MS,

@@ -4,8 +4,6 @@ import { join } from "node:path";
 import { nodeStreamFetch } from "@promo-review/http/node";
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createUploader, type RetryEvent, type Uploader } from "./index.js";
-import { fileSource } from "./node.js";
 import {
   addFailingChunkFaults,
   chunkPuts,
@@ -16,7 +14,9 @@ import {
   sha256,
   simulatorWithUploader,
   webStreamOf,
-} from "./test-support.js";
+} from "../test/support/uploads.js";
+import { createUploader, type RetryEvent, type Uploader } from "./index.js";
+import { fileSource } from "./node.js";
 
 const CHUNK = 256 * 1024;
 let sim: Simulator;

@@ -3,8 +3,8 @@ import type { ResponseMetadata } from "@promo-review/http";
 import type { Simulator } from "@promo-review/simulator";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import { patterned, simulatorWithUploader } from "../test/support/uploads.js";
 import { fileDetailsOf, type Uploader } from "./index.js";
-import { patterned, simulatorWithUploader } from "./test-support.js";
 
 const CHUNK = 64 * 1024;
 let sim: Simulator;

@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisClusterAvailable, useRedisCluster } from "../../../testing/redis-cluster.ts";
 import { throughKillAndRestart } from "../../../testing/redis-outage.ts";
 import { redisAvailable, startRedis, type TestRedis, useRedis } from "../../../testing/redis-server.ts";
+import { patterned, sha256, simulatorWithUploader } from "../test/support/uploads.js";
 import { stateFileName } from "./file-resume-store.js";
 import { createUploader, type ResumeRecord, type ResumeStore } from "./index.js";
 import { fileResumeStore, userCacheDirectory } from "./node.js";
 import { RESUME_STORE_UNAVAILABLE, type RedisResumeClient, redisResumeStore } from "./redis.js";
-import { patterned, sha256, simulatorWithUploader } from "./test-support.js";
 
 const CHUNK = 64 * 1024;
 let sim: Simulator;

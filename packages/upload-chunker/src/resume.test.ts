@@ -9,13 +9,6 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readingOf } from "../../../testing/simulator.ts";
 import {
-  createUploader,
-  memoryResumeStore,
-  type ResumeRecord,
-  type Uploader,
-  webStorageResumeStore,
-} from "./index.js";
-import {
   chunkPuts,
   methodOf,
   patterned,
@@ -23,7 +16,14 @@ import {
   sha256,
   simulatorWithUploader,
   webStreamOf,
-} from "./test-support.js";
+} from "../test/support/uploads.js";
+import {
+  createUploader,
+  memoryResumeStore,
+  type ResumeRecord,
+  type Uploader,
+  webStorageResumeStore,
+} from "./index.js";
 
 const CHUNK = 64 * 1024;
 let sim: Simulator;

@@ -7,6 +7,16 @@ import type { Simulator } from "@promo-review/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readingOf } from "../../../testing/simulator.ts";
 import {
+  addFailingChunkFaults,
+  chunkPuts,
+  expectSendsExplainedByFailures,
+  methodOf,
+  patterned,
+  sha256,
+  simulatorWithUploader,
+  uploaderFor,
+} from "../test/support/uploads.js";
+import {
   type ChunkEvent,
   createUploader,
   memoryResumeStore,
@@ -16,16 +26,6 @@ import {
   uploadStateOf,
 } from "./index.js";
 import { fileSource } from "./node.js";
-import {
-  addFailingChunkFaults,
-  chunkPuts,
-  expectSendsExplainedByFailures,
-  methodOf,
-  patterned,
-  sha256,
-  simulatorWithUploader,
-  uploaderFor,
-} from "./test-support.js";
 
 const CHUNK = 64 * 1024;
 let sim: Simulator;

@@ -1,9 +1,9 @@
 import { ValidationError } from "@promo-review/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { iterableOf, patterned, webStreamOf } from "../test/support/uploads.js";
 import { MAX_PIECE } from "./pieces.js";
 import { openSource } from "./sources.js";
-import { iterableOf, patterned, webStreamOf } from "./test-support.js";
 
 async function collect(iterator: AsyncIterator<Uint8Array>): Promise<Uint8Array[]> {
   const pieces: Uint8Array[] = [];

@@ -4,7 +4,7 @@
  * slabs of MAX_PIECE bytes, so a failed chunk can be sent again from its start, and nothing older is
  * kept. The request body is then a stream of views of those slabs, never a copy of the chunk.
  */
-import { localValidationError } from "@promo-review/errors/internal";
+import { kindOf, localValidationError } from "@promo-review/errors/internal";
 import { raceAbort } from "./abort.js";
 import { bytesOf, MAX_PIECE, sourceFailure, unsupportedSource } from "./pieces.js";
 import type { ByteSource } from "./types.js";
@@ -204,7 +204,7 @@ function streamReader(
             break;
           }
           const bytes = bytesOf(result.value);
-          if (!bytes) throw unsupportedSource(`produced a ${typeof result.value}, not bytes (Uint8Array)`);
+          if (!bytes) throw unsupportedSource(`produced ${kindOf(result.value)}, not bytes (Uint8Array)`);
           if (loaded + bytes.byteLength > size)
             throw sizeMismatch(`holds more than the declared ${size} bytes`);
           if (bytes.byteLength > 0) pending = bytes;

@@ -1,5 +1,5 @@
 /**
- * The public types of the package, in the order a reader meets them: the uploader and its options,
+ * The public types of the package, in the order a reader meets them: the uploader's options,
  * what can be uploaded and what one upload is asked to do, what it reports and gives back, where
  * unfinished uploads are remembered, and the interface every kind of source is opened into.
  */
@@ -13,8 +13,7 @@ import type {
   RetryPolicy,
   WithResponse,
 } from "@promo-review/http";
-import type { Upload } from "./upload.js";
-import type { UPLOAD_STATUSES } from "./wait.js";
+import type { UPLOAD_STATUSES } from "./upload-statuses.js";
 
 /**
  * How an uploader reaches the file service and behaves: these, plus the flat credentials (`apiKey`
@@ -85,31 +84,6 @@ export interface UploaderOptions extends HttpClientSource {
 /** Options of one status read: `signal`, and the call's `timeoutMs` and `retry`. */
 export interface StatusOptions extends CallControl {
   signal?: AbortSignal | undefined;
-}
-
-/** Uploads files to the file service. */
-export interface Uploader {
-  /**
-   * Uploads a file (or continues its unfinished upload, found by fingerprint in the store). A `File`
-   * gives `fileName` and `contentType` when the options leave them out.
-   */
-  upload(source: UploadSource, options?: UploadOptions): Promise<UploadResponse>;
-  /** Continues upload `uploadId` from the byte the service holds. */
-  resume(uploadId: string, source: UploadSource, options?: UploadOptions): Promise<UploadResponse>;
-  /** Like `upload` (or `resume` when `uploadId` is given) but returns the lifecycle object at once. */
-  start(source: UploadSource, options?: UploadOptions & { uploadId?: string }): Upload;
-  /**
-   * Polls the upload's status until `completed` (see {@link WaitOptions}); the id must be a UUID. The
-   * `$response` is the last poll's, `attempts` counting every poll.
-   */
-  waitForCompletion(uploadId: string, options?: WaitOptions): Promise<WithResponse<UploadState>>;
-  /**
-   * Reads the upload's status once, with its `$response`; an id that is not a UUID is refused
-   * locally, nothing sent.
-   */
-  status(uploadId: string, options?: StatusOptions): Promise<WithResponse<UploadState>>;
-  /** The HTTP client in use. */
-  readonly http: HttpClient;
 }
 
 /** What can be uploaded. File paths go through `fileSource` from `@promo-review/upload-chunker/node`. */

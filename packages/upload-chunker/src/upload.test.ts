@@ -6,9 +6,15 @@ import { PayloadTooLargeError, ValidationError } from "@promo-review/errors";
 import type { Simulator } from "@promo-review/simulator";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  chunkPuts,
+  patterned,
+  SOURCE_KINDS,
+  sha256,
+  simulatorWithUploader,
+} from "../test/support/uploads.js";
 import { createUploader, type Uploader, type UploadProgress, uploadStateOf } from "./index.js";
 import { fileSource } from "./node.js";
-import { chunkPuts, patterned, SOURCE_KINDS, sha256, simulatorWithUploader } from "./test-support.js";
 
 const CHUNK = 64 * 1024;
 let sim: Simulator;

@@ -3,15 +3,30 @@
  * `resume` or `start` is one file.
  */
 import { localValidationError } from "@promo-review/errors/internal";
-import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, httpClientFrom, withResponse } from "@promo-review/http";
+import {
+  DEFAULT_RETRY,
+  DEFAULT_TIMEOUT_MS,
+  type HttpClient,
+  httpClientFrom,
+  type WithResponse,
+  withResponse,
+} from "@promo-review/http";
 import { streamingByDefault } from "./chunks.js";
 import { meteredClient } from "./metered-client.js";
 import { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 import { memoryResumeStore } from "./resume-store.js";
-import type { Uploader, UploaderOptions, UploadOptions, UploadSource } from "./types.js";
+import type {
+  StatusOptions,
+  UploaderOptions,
+  UploadOptions,
+  UploadResponse,
+  UploadSource,
+  UploadState,
+  WaitOptions,
+} from "./types.js";
 import { Upload } from "./upload.js";
 import type { UploaderSettings } from "./upload-context.js";
-import { getUploadState, waitForUpload } from "./wait.js";
+import { checkUploadId, getUploadState, waitForUpload } from "./wait.js";
 
 /** Bytes of a stream source read past the chunk being sent, by default. */
 export const DEFAULT_READ_AHEAD_BYTES = 8 * 1024 * 1024;
@@ -21,6 +36,33 @@ export const DEFAULT_MAX_RESYNCS = 10;
 
 /** Chunk retries in a row without progress, by default. */
 export const DEFAULT_CHUNK_RETRY_LIMIT = 5;
+
+// The uploader's interface lives here, beside the function that makes it, not in types.ts: it names
+// the `Upload` class, and types.ts depends on no implementation file.
+/** Uploads files to the file service. */
+export interface Uploader {
+  /**
+   * Uploads a file (or continues its unfinished upload, found by fingerprint in the store). A `File`
+   * gives `fileName` and `contentType` when the options leave them out.
+   */
+  upload(source: UploadSource, options?: UploadOptions): Promise<UploadResponse>;
+  /** Continues upload `uploadId` from the byte the service holds. */
+  resume(uploadId: string, source: UploadSource, options?: UploadOptions): Promise<UploadResponse>;
+  /** Like `upload` (or `resume` when `uploadId` is given) but returns the lifecycle object at once. */
+  start(source: UploadSource, options?: UploadOptions & { uploadId?: string }): Upload;
+  /**
+   * Polls the upload's status until `completed` (see {@link WaitOptions}); the id must be a UUID. The
+   * `$response` is the last poll's, `attempts` counting every poll.
+   */
+  waitForCompletion(uploadId: string, options?: WaitOptions): Promise<WithResponse<UploadState>>;
+  /**
+   * Reads the upload's status once, with its `$response`; an id that is not a UUID is refused
+   * locally, nothing sent.
+   */
+  status(uploadId: string, options?: StatusOptions): Promise<WithResponse<UploadState>>;
+  /** The HTTP client in use. */
+  readonly http: HttpClient;
+}
 
 /** Creates an uploader for the file service. */
 export function createUploader(options: UploaderOptions): Uploader {
@@ -53,7 +95,11 @@ export function createUploader(options: UploaderOptions): Uploader {
     http,
     start,
     upload: (source, upload) => start(source, { ...upload, uploadId: undefined }).done,
-    resume: (uploadId, source, upload) => start(source, { ...upload, uploadId }).done,
+    // Checked here: an undefined id given to `start` means "a new upload", never what resume asks for.
+    async resume(uploadId, source, upload) {
+      checkUploadId(uploadId);
+      return start(source, { ...upload, uploadId }).done;
+    },
     async waitForCompletion(uploadId, wait = {}) {
       // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
       const meter = meteredClient(http, { retry: wait.retry });

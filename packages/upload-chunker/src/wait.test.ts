@@ -2,8 +2,8 @@ import { NotFoundError, PromoReviewError, TimeoutError } from "@promo-review/err
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readingOf } from "../../../testing/simulator.ts";
+import { patterned, simulatorWithUploader } from "../test/support/uploads.js";
 import { type Uploader, uploadStateOf } from "./index.js";
-import { patterned, simulatorWithUploader } from "./test-support.js";
 
 let sim: Simulator;
 let uploader: Uploader;

@@ -10,9 +10,10 @@ import {
 } from "@promo-review/errors/internal";
 import { type HttpClient, poll } from "@promo-review/http";
 import type { UploadState, UploadStatus, WaitOptions } from "./types.js";
+import { UPLOAD_STATUSES } from "./upload-statuses.js";
 
-/** The upload statuses of the spec: a closed enum, checked on every answer. */
-export const UPLOAD_STATUSES = ["pending", "uploading", "completed", "failed"] as const;
+// Re-exported where it always was: the package index and put-chunk import it from here.
+export { UPLOAD_STATUSES } from "./upload-statuses.js";
 
 /**
  * How long an upload (and `uploader.waitForCompletion`) waits for `completed` unless told otherwise:

@@ -8,6 +8,7 @@ import type { Logger } from "@promo-review/http";
 import type { Simulator } from "@promo-review/simulator";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chunkPuts, patterned, sha256, simulatorWithUploader, uploaderFor } from "../test/support/uploads.js";
 import {
   DEFAULT_RESUME_TTL_MS,
   RESUME_STORE_UNAVAILABLE,
@@ -19,7 +20,6 @@ import {
   type WebStorageResumeStoreOptions,
   webStorageResumeStore,
 } from "./index.js";
-import { chunkPuts, patterned, sha256, simulatorWithUploader, uploaderFor } from "./test-support.js";
 
 const CHUNK = 64 * 1024;
 const DAY = 24 * 60 * 60 * 1000;

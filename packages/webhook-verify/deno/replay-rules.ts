@@ -2,7 +2,7 @@
 // deno run ... deno/replay-rules.ts <folder for KV files> <fast-check runs> [seed]
 import { denoKvReplayStore } from "../src/deno.ts";
 import { createWebhookVerifier, sign } from "../src/index.ts";
-import { checkReplayProperty } from "../src/test-replay-property.ts";
+import { checkReplayProperty } from "../test/support/replay-property.ts";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 

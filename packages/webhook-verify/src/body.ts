@@ -1,3 +1,4 @@
+import { kindOf } from "@promo-review/errors/internal";
 import { refuse } from "./refuse.js";
 
 /** The raw body as received: bytes, an `ArrayBuffer` (or any view of one), or the text it decodes to. */
@@ -35,6 +36,6 @@ export function rawBody(body: unknown): string | Uint8Array {
   }
   throw refuse(
     "parsed_body",
-    `The body is ${Array.isArray(body) ? "an array" : `a ${typeof body}`}, not the raw bytes: it was parsed already, and re-serialised JSON is not what was signed; ${RAW_BODY_HINT}`,
+    `The body is ${kindOf(body)}, not the raw bytes: it was parsed already, and re-serialised JSON is not what was signed; ${RAW_BODY_HINT}`,
   );
 }

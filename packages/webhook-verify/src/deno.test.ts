@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { denoCheck, kvFolder, runDeno } from "../../../testing/deno.ts";
 import { MemoryDenoKv } from "../../../testing/memory-deno-kv.ts";
+import { checkReplayProperty } from "../test/support/replay-property.js";
 import { type DenoKvLike, denoKvReplayStore } from "./deno.js";
-import { checkReplayProperty } from "./test-replay-property.js";
 
 const PACKAGE_DIR = join(import.meta.dirname, "..");
 const folder = kvFolder();

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { WebhookVerificationError } from "@promo-review/errors";
 import { describe, expect, it, vi } from "vitest";
+import { ed25519Pair, NOW_MS, OLD_SECRET, SECRET, signed } from "../test/support/fixtures.js";
 import { webCrypto } from "./crypto-web.js";
 import * as webEntry from "./index.js";
 import * as nodeEntry from "./index.node.js";
-import { ed25519Pair, NOW_MS, OLD_SECRET, SECRET, signed } from "./test-fixtures.js";
 import { createVerifierWith } from "./verifier.js";
 
 /** Every module reachable from `entry` through relative imports, and every bare import they make. */

@@ -1,7 +1,8 @@
+import { WebhookVerificationError } from "@promo-review/errors";
 import { describe, expect, it, vi } from "vitest";
+import { NOW_MS, NOW_S, SECRET, sampleEvent, signed } from "../test/support/fixtures.js";
 import * as nodeEntry from "./index.node.js";
 import { createWebhookVerifier, type WebhookEvent } from "./index.node.js";
-import { NOW_MS, NOW_S, SECRET, sampleEvent, signed } from "./test-fixtures.js";
 
 const body = JSON.stringify(sampleEvent());
 
@@ -235,5 +236,41 @@ describe("an authentic delivery is never refused for its body: every plausible s
     })(post(headers, payload as BodyInit));
     expect(await again.json()).toEqual({ received: true, duplicate: true });
     if (received[0]?.type === null) expect(warnings).toHaveLength(1);
+  });
+});
+
+describe("a Request whose body something read first is answered 500 through onError, naming the fix", () => {
+  /** Ways a framework leaves a Request before the handler sees it (Hono after `c.req.json()`, ...). */
+  const READ_FIRST: [string, (request: Request) => Promise<unknown>][] = [
+    ["read to its end (c.req.json())", (request) => request.json()],
+    ["read as text", (request) => request.text()],
+    ["locked by a reader that read nothing", async (request) => request.body?.getReader()],
+    [
+      "locked by a reader that read part of it",
+      async (request) => {
+        await request.body?.getReader().read();
+      },
+    ],
+  ];
+
+  it.each(READ_FIRST)("a body %s", async (_, readFirst) => {
+    const onError = vi.fn();
+    const onRefused = vi.fn();
+    const handled = vi.fn();
+    const handle = make().handler(handled, { onError, onRefused });
+    const { headers } = await signed(nodeEntry, body);
+    const request = post(headers);
+    await readFirst(request);
+    const response = await handle(request);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: "webhook handler failed" });
+    expect(onError).toHaveBeenCalledTimes(1);
+    const [error] = onError.mock.calls[0] as [WebhookVerificationError];
+    expect(error).toBeInstanceOf(WebhookVerificationError);
+    expect(error.reason).toBe("parsed_body");
+    expect(error.message).toContain("verify before parsing");
+    expect(error.message).toContain("c.req.raw");
+    expect(handled).not.toHaveBeenCalled();
+    expect(onRefused).not.toHaveBeenCalled();
   });
 });

@@ -1,8 +1,11 @@
+import { WebhookVerificationError } from "@promo-review/errors";
 import { DEFAULT_MAX_BODY_BYTES, declaredTooLarge, readLimited } from "./chunks.js";
+import { bodyConsumed } from "./consumed.js";
 import {
   ANSWERS,
   type Answer,
   type HandlerOptions,
+  misconfigured,
   type Receiver,
   receive,
   tooLarge,
@@ -16,8 +19,12 @@ function respond(answer: Answer): Response {
   });
 }
 
-/** Reads a request's body once, up to `maxBytes`; `undefined` when it is larger (the rest is not read). */
+/**
+ * Reads a request's body once, up to `maxBytes`; `undefined` when it is larger (the rest is not read).
+ * A body already used or locked (a framework read it first) is refused as `parsed_body`.
+ */
 async function readBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  if (request.bodyUsed || request.body?.locked) throw bodyConsumed("fetch");
   const reader = request.body?.getReader();
   if (!reader) return new Uint8Array();
   const body = await readLimited(() => reader.read(), maxBytes);
@@ -40,7 +47,13 @@ export function fetchHandler(
     if (request.method !== "POST") return respond(ANSWERS.methodNotAllowed);
     if (declaredTooLarge(request.headers.get("content-length"), maxBytes))
       return respond(tooLarge(options, maxBytes));
-    const body = await readBody(request, maxBytes);
+    let body: Uint8Array | undefined;
+    try {
+      body = await readBody(request, maxBytes);
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return respond(misconfigured(options, error));
+      throw error;
+    }
     if (!body) return respond(tooLarge(options, maxBytes));
     return respond(await receive(receiver, { headers: request.headers, body }, fn, options));
   };

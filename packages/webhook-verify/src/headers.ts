@@ -1,3 +1,4 @@
+import { kindOf } from "@promo-review/errors/internal";
 import { refuse } from "./refuse.js";
 
 /** Headers as any runtime or framework hands them over: a Fetch `Headers`, or a plain record (Node's `IncomingHttpHeaders`). */
@@ -73,7 +74,7 @@ function read(lookup: Lookup, kind: (typeof KINDS)[number]): string | undefined 
       if (value.every((item) => item === value[0])) return value[0] as string;
       throw refuse("malformed_headers", `The ${name} header was sent more than once with different values`);
     }
-    throw refuse("malformed_headers", `The ${name} header is a ${typeof value}, not a string`);
+    throw refuse("malformed_headers", `The ${name} header is ${kindOf(value)}, not a string`);
   }
   return undefined;
 }

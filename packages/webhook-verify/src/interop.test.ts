@@ -1,7 +1,7 @@
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { Webhook as SvixWebhook } from "svix";
 import { describe, expect, it } from "vitest";
-import { ENTRIES, OLD_SECRET, SECRET, sampleEvent } from "./test-fixtures.js";
+import { ENTRIES, OLD_SECRET, SECRET, sampleEvent } from "../test/support/fixtures.js";
 
 // Both peers check the timestamp against the real clock, so these deliveries are signed "now".
 const body = JSON.stringify(sampleEvent({ note: "emoji 🎉 and accents éàü" }));

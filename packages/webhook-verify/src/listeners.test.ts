@@ -1,8 +1,8 @@
 // Listeners of the full verifier, kept as an emitter keeps them (the verifier holds them itself, without
 // an emitter library): in order added, a listener added twice runs twice, `off` removes every copy.
 import { describe, expect, it } from "vitest";
+import { NOW_MS, SECRET, sampleEvent } from "../test/support/fixtures.js";
 import { createWebhookVerifier, type WebhookEvent } from "./index.js";
-import { NOW_MS, SECRET, sampleEvent } from "./test-fixtures.js";
 
 const event = { type: "evaluation-completed", ...sampleEvent() } as unknown as WebhookEvent;
 

@@ -2,9 +2,9 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { NOW_MS, SECRET, sampleEvent, signed } from "../test/support/fixtures.js";
 import * as nodeEntry from "./index.node.js";
 import { createWebhookVerifier, type NodeRequestLike, type WebhookEvent } from "./index.node.js";
-import { NOW_MS, SECRET, sampleEvent, signed } from "./test-fixtures.js";
 
 const body = JSON.stringify(sampleEvent());
 const servers: Server[] = [];
@@ -142,5 +142,49 @@ describe("the Node adapter reads the raw body of a node:http request", () => {
     };
     await handle(req, res);
     expect(statuses).toEqual([200]);
+  });
+});
+
+describe("a req whose body something read first is answered 500 through onError, naming the fix", () => {
+  /** Middlewares that read the stream before the handler and keep nothing in req.body. */
+  const READ_FIRST: [string, Middleware][] = [
+    [
+      "read to its end, nothing kept",
+      async (req) => {
+        await readAll(req);
+      },
+    ],
+    [
+      "being read through data events",
+      async (req) => {
+        req.on("data", () => {});
+      },
+    ],
+    [
+      "partly read, then paused",
+      async (req) => {
+        await new Promise<void>((resolve) => req.once("readable", () => resolve()));
+        req.read(1);
+      },
+    ],
+  ];
+
+  it.each(READ_FIRST)("a body %s", async (_, readFirst) => {
+    const reported: unknown[] = [];
+    let handled = 0;
+    const handle = createWebhookVerifier({ webhookSecret: SECRET, now: () => NOW_MS }).nodeHandler(
+      () => {
+        handled++;
+      },
+      { onError: (error) => reported.push(error) },
+    );
+    const url = await serve(readFirst, (req, res) => handle(req, res));
+    const { headers } = await signed(nodeEntry, body);
+    const response = await fetch(url, { method: "POST", headers, body });
+    expect(response.status).toBe(500);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ reason: "parsed_body" });
+    expect(String((reported[0] as Error).message)).toContain("verify before parsing");
+    expect(handled).toBe(0);
   });
 });

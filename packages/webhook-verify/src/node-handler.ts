@@ -1,8 +1,10 @@
 import { DEFAULT_MAX_BODY_BYTES, declaredTooLarge, readLimited } from "./chunks.js";
+import { bodyConsumed } from "./consumed.js";
 import {
   ANSWERS,
   type Answer,
   type HandlerOptions,
+  misconfigured,
   type Receiver,
   receive,
   tooLarge,
@@ -22,6 +24,10 @@ export interface NodeRequestLike extends AsyncIterable<Uint8Array | string> {
   rawBody?: unknown;
   /** True once the stream was read to its end (by a body parser, when this adapter did not read it). */
   readableEnded?: boolean;
+  /** True once anything read from the stream (Node 16.7+): another reader got there first. */
+  readableDidRead?: boolean;
+  /** True while something consumes the stream through `data` events. */
+  readableFlowing?: boolean | null;
 }
 
 /** The part of a Node `ServerResponse` the adapter uses. */
@@ -29,6 +35,11 @@ export interface NodeResponseLike {
   statusCode: number;
   setHeader(name: string, value: string): unknown;
   end(body?: string): unknown;
+}
+
+/** Whether another reader has read, is reading, or finished reading the stream. */
+function startedReading(req: NodeRequestLike): boolean {
+  return req.readableEnded === true || req.readableDidRead === true || req.readableFlowing === true;
 }
 
 function isRaw(value: unknown): value is Uint8Array | string {
@@ -63,11 +74,14 @@ export function nodeHandler(
     else if (isRaw(req.body)) body = req.body;
     // A parser that did not match the content type leaves `{}` in req.body and the stream unread.
     // Iterated by hand: leaving a `for await` early would destroy the socket before the 413 is sent.
-    else if (req.readableEnded !== true) {
+    else if (!startedReading(req)) {
       const chunks = req[Symbol.asyncIterator]();
       body = await readLimited(() => chunks.next(), maxBytes);
-    } else body = req.body;
-    if (body === undefined) return send(res, tooLarge(options, maxBytes));
+      if (body === undefined) return send(res, tooLarge(options, maxBytes));
+    }
+    // Read (or being read) by something that kept nothing: the signed bytes are gone.
+    else if (req.body === undefined) return send(res, misconfigured(options, bodyConsumed("node")));
+    else body = req.body;
     send(res, await receive(receiver, { headers: req.headers, body: body as Uint8Array }, fn, options));
   };
 }

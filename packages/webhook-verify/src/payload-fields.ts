@@ -1,3 +1,4 @@
+import { kindOf } from "@promo-review/errors/internal";
 import type { EvaluationCompletedData, EvaluationCompletedEvent, EvaluationIssue } from "./payload.js";
 
 /** Reports one place where the body does not match the spec: its path and what was found. */
@@ -12,12 +13,6 @@ const ISSUE_STRINGS = ["commentId", "issueId", "severity", "category", "message"
 /** Whether `value` is a JSON object (not an array, not null). */
 export function isRecord(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** What a JSON value is, for a warning: `null`, `an array`, `a string`... */
-export function kindOf(value: unknown): string {
-  if (value === null) return "null";
-  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }
 
 function join(path: string, key: string | number): string {

@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sampleEvent } from "../test/support/fixtures.js";
 import {
   type EvaluationCompletedEvent,
   isEvaluationCompleted,
   type ParsedPayload,
   parsePayload,
 } from "./payload.js";
-import { sampleEvent } from "./test-fixtures.js";
 
 function parse(value: unknown): ParsedPayload {
   return parsePayload(typeof value === "string" ? value : JSON.stringify(value), "msg_1");

@@ -1,4 +1,5 @@
-import { isRecord, kindOf, readEvaluationCompleted } from "./payload-fields.js";
+import { kindOf } from "@promo-review/errors/internal";
+import { isRecord, readEvaluationCompleted } from "./payload-fields.js";
 
 /**
  * One issue found by an evaluation. The spec states only that a comment-backed issue normally carries
@@ -139,7 +140,7 @@ export function parsePayload(body: string | Uint8Array, webhookId: string): Pars
     return untyped(
       json,
       webhookId,
-      `The event's type is a ${typeof type}, not a string; delivered as parsed`,
+      `The event's type is ${kindOf(type)}, not a string; delivered as parsed`,
       "type",
     );
   }

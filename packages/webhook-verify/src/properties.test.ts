@@ -1,10 +1,10 @@
 import { WebhookVerificationError } from "@promo-review/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ENTRIES, ed25519Pair, NOW_MS, NOW_S, SECRET } from "../test/support/fixtures.js";
 import { fromBase64, toBase64 } from "./bytes.js";
 import * as webEntry from "./index.js";
 import * as nodeEntry from "./index.node.js";
-import { ENTRIES, ed25519Pair, NOW_MS, NOW_S, SECRET } from "./test-fixtures.js";
 
 const pair = ed25519Pair();
 // Header values travel as ByteStrings; ids are printable ASCII without spaces.

@@ -74,10 +74,7 @@ export async function receive(
           ? ANSWERS.inFlight
           : ANSWERS.duplicate;
       }
-      if (CONFIGURATION_REASONS.has(error.reason)) {
-        report(error, { webhookId: error.webhookId });
-        return ANSWERS.failed;
-      }
+      if (CONFIGURATION_REASONS.has(error.reason)) return misconfigured(options, error);
       options.onRefused?.(error);
       return ANSWERS.refused;
     }
@@ -101,6 +98,16 @@ export async function receive(
   } finally {
     receiver.inFlight.delete(delivery.id);
   }
+}
+
+/**
+ * The 500 answer to a mistake of this server (a body parser ran first, a bad secret), after reporting
+ * it through `onError`: the sender only sees a bare 5xx.
+ */
+export function misconfigured(options: HandlerOptions, error: WebhookVerificationError): Answer {
+  const report = options.onError ?? ((failure: unknown) => console.error(failure));
+  report(error, { webhookId: error.webhookId });
+  return ANSWERS.failed;
 }
 
 /** The 413 answer, after telling `onRefused` (a body over the limit is refused before any check). */

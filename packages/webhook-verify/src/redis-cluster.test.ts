@@ -1,10 +1,10 @@
 import { Cluster } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { redisClusterAvailable, useRedisCluster } from "../../../testing/redis-cluster.ts";
+import { NOW_MS, NOW_S, SECRET, sampleEvent } from "../test/support/fixtures.js";
 import * as nodeEntry from "./index.node.js";
 import { createWebhookVerifier } from "./index.node.js";
 import { createRedisReplayStore, type RedisLikeClient } from "./redis.js";
-import { NOW_MS, NOW_S, SECRET, sampleEvent } from "./test-fixtures.js";
 
 const TIMEOUT_MS = 500;
 /** Room for a loaded 2-core machine; the bound itself is the store's deadline. */

@@ -10,10 +10,10 @@ import {
   type TestRedis,
   useRedis,
 } from "../../../testing/redis-server.ts";
+import { NOW_MS, SECRET, sampleEvent, signed } from "../test/support/fixtures.js";
 import * as nodeEntry from "./index.node.js";
 import { createWebhookVerifier } from "./index.node.js";
 import { createRedisReplayStore } from "./redis.js";
-import { NOW_MS, SECRET, sampleEvent, signed } from "./test-fixtures.js";
 
 /** A client with ioredis's defaults (20 retries per command, an offline queue): about 10 s per refusal without a deadline. */
 function defaultClient(port: number): Redis {

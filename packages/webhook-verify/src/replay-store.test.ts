@@ -1,8 +1,8 @@
 import { WebhookVerificationError } from "@promo-review/errors";
 import { describe, expect, it } from "vitest";
+import { NOW_MS, SECRET, sampleEvent, signed } from "../test/support/fixtures.js";
 import * as nodeEntry from "./index.node.js";
 import { createMemoryReplayStore, createWebhookVerifier } from "./index.node.js";
-import { NOW_MS, SECRET, sampleEvent, signed } from "./test-fixtures.js";
 
 describe("the memory replay store claims an id once per window, without timers", () => {
   it("refuses a second claim until the TTL passes, by the injected clock", async () => {

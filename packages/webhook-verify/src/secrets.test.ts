@@ -1,8 +1,8 @@
 import { WebhookVerificationError } from "@promo-review/errors";
 import { describe, expect, it } from "vitest";
+import { SECRET } from "../test/support/fixtures.js";
 import { createWebhookVerifier } from "./index.node.js";
 import { parseSecret, parseSecrets } from "./secrets.js";
-import { SECRET } from "./test-fixtures.js";
 
 function refusalOf(make: () => unknown): WebhookVerificationError {
   try {

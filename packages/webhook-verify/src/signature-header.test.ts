@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { ENTRIES, OLD_SECRET, SECRET, sampleEvent } from "./test-fixtures.js";
+import { ENTRIES, OLD_SECRET, SECRET, sampleEvent } from "../test/support/fixtures.js";
 
 // standardwebhooks checks the timestamp against the real clock, so deliveries are signed "now".
 const body = JSON.stringify(sampleEvent());

@@ -4,10 +4,10 @@ import { isPromoReviewError, PromoReviewError, WebhookVerificationError } from "
 import { signWebhook } from "@promo-review/simulator";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ed25519Pair, NOW_MS, NOW_S, OLD_SECRET, SECRET } from "../test/support/fixtures.js";
 import { createWebhookVerifier } from "./index.js";
 import { createMemoryReplayStore } from "./replay-store.js";
 import { createSignatureVerifier } from "./signature.js";
-import { ed25519Pair, NOW_MS, NOW_S, OLD_SECRET, SECRET } from "./test-fixtures.js";
 
 const ID = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W";
 const BODY = '{"type":"evaluation-completed","data":{"status":"completed"}}';

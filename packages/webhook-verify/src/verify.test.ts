@@ -9,7 +9,7 @@ import {
   SECRET,
   sampleEvent,
   signed,
-} from "./test-fixtures.js";
+} from "../test/support/fixtures.js";
 
 const body = JSON.stringify(sampleEvent());
 
@@ -67,6 +67,20 @@ describe.each(ENTRIES)("verification with %s", (_name, entry) => {
         const error = await refusal(verifier().verify({ headers, body: parsed }));
         expect(error.reason).toBe("parsed_body");
         expect(error.message).toContain("pass the raw body");
+      }
+    });
+
+    it("names the parsed body's kind with the right article", async () => {
+      const { headers } = await signed(entry, body);
+      const kinds: [unknown, string][] = [
+        [JSON.parse(body), "The body is an object,"],
+        [[1], "The body is an array,"],
+        [42, "The body is a number,"],
+        [true, "The body is a boolean,"],
+      ];
+      for (const [parsed, says] of kinds) {
+        const error = await refusal(verifier().verify({ headers, body: parsed as string }));
+        expect(error.message).toContain(says);
       }
     });
 

@@ -48,7 +48,7 @@ export function registerCapture(program: Command, io: CliIo): void {
       const capture = await ctx
         .client()
         .links.capture(url, {
-          ...(options.frame ? { designFrameId: options.frame } : {}),
+          designFrameId: options.frame || undefined,
           onStatus: (event) => spinner.status(captureStatus(url, event)),
           ...ctx.signal,
         })

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { captureIo } from "../../test/support/io.js";
 import { run } from "../cli.js";
 import { EXIT } from "../exit-codes.js";
-import { captureIo } from "../test-io.js";
 
 async function script(shell: string): Promise<string> {
   const captured = captureIo();

@@ -70,7 +70,7 @@ async function contentOf(
     return { fileFormat: options.format, uploadIds: options.upload };
   }
   const uploaded = await uploadLocalFile(ctx, options.file as string, {
-    ...(options.contentType ? { contentType: options.contentType } : {}),
+    contentType: options.contentType || undefined,
   });
   // uploadLocalFile refused any type the service does not take, so the format is known.
   return { fileFormat: formatOf(uploaded.contentType) as FileFormat, uploadIds: [uploaded.uploadId] };
@@ -140,18 +140,19 @@ export function registerCreate(program: Command, io: CliIo): void {
         promotionName: options.name,
         productIds: options.product,
         channelIds: options.channel,
-        ...(options.jurisdiction ? { jurisdictionId: options.jurisdiction } : {}),
-        ...(options.targetMarket ? { targetMarketIds: options.targetMarket } : {}),
-        ...(options.tag ? { tags: options.tag } : {}),
-        ...(metadata ? { metadata } : {}),
-        ...(options.type ? { promotionType: options.type } : {}),
-        ...(options.deadline ? { deadline: options.deadline } : {}),
-        ...(options.nextReviewDate ? { nextReviewDate: options.nextReviewDate } : {}),
-        ...(options.paid ? { paidPromotion: true } : {}),
-        ...(options.evergreen ? { evergreen: true } : {}),
-        ...(options.details !== undefined ? { details: options.details } : {}),
-        ...(options.caption !== undefined ? { caption: options.caption } : {}),
-        ...(options.notFinancial ? { isFinancialPromotion: false } : {}),
+        // JSON.stringify leaves out what is undefined; an empty flag value is no value.
+        jurisdictionId: options.jurisdiction || undefined,
+        targetMarketIds: options.targetMarket,
+        tags: options.tag,
+        metadata,
+        promotionType: options.type || undefined,
+        deadline: options.deadline || undefined,
+        nextReviewDate: options.nextReviewDate || undefined,
+        paidPromotion: options.paid ? true : undefined,
+        evergreen: options.evergreen ? true : undefined,
+        details: options.details,
+        caption: options.caption,
+        isFinancialPromotion: options.notFinancial ? false : undefined,
       };
       // The body is checked by the SDK before the content is uploaded, so a bad flag costs no upload.
       validateCreatePromotion({ ...body, fileFormat: "text", content: "-" });
@@ -188,9 +189,9 @@ export function registerVersion(program: Command, io: CliIo): void {
     .action(async (promotionId: string, options: ContentOptions, cmd: Command) => {
       const ctx = contextOf(cmd, io);
       const body: NewVersionRequest = {
-        ...(options.details !== undefined ? { details: options.details } : {}),
-        ...(options.caption !== undefined ? { caption: options.caption } : {}),
-        ...(options.notFinancial ? { isFinancialPromotion: false } : {}),
+        details: options.details,
+        caption: options.caption,
+        isFinancialPromotion: options.notFinancial ? false : undefined,
       };
       // Checked before --file is uploaded, so a bad flag costs no upload.
       validateNewVersion({ ...body, fileFormat: "text", content: "-" });

@@ -132,7 +132,7 @@ const startTheSimulator = step({
     // Small chunks, so the sample PDF goes in several and the progress bar has something to show.
     const sim = await startSimulator({
       maxChunkSize: 64 * 1024,
-      ...(run.options.profile ? { profile: run.options.profile } : {}),
+      profile: run.options.profile || undefined,
     });
     run.sim = sim;
     run.cleanup.push(() => sim.close());
@@ -192,8 +192,8 @@ const listenForWebhooks = step({
         run.verified.push(delivery.id);
       }),
       {
-        ...(webhookHost ? { host: webhookHost } : {}),
-        ...(webhookPort !== undefined ? { port: webhookPort } : {}),
+        host: webhookHost || undefined,
+        port: webhookPort,
       },
     );
     run.cleanup.push(() => started.close());
@@ -363,7 +363,7 @@ const evaluate = step({
       // Without a listener nothing can arrive by webhook: poll at once. The embedded simulator
       // finishes in 200 ms, so a webhook not matched within 5 s is one whose payload this client
       // cannot match (a variant profile's): poll then rather than after the default minute.
-      ...(listening ? (run.sim ? { pollAfterMs: 5_000 } : {}) : { pollAfterMs: 0 }),
+      pollAfterMs: listening ? (run.sim ? 5_000 : undefined) : 0,
       ...run.call,
     });
   },

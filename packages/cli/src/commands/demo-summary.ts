@@ -65,14 +65,14 @@ export function summaryOf(run: DemoRun): DemoSummary {
     capture: { url: linkOf(run), uploadId: capture.uploadId, fileFormat: capture.fileFormat },
     promotion: {
       promotionId: created.promotionId,
-      ...(created.publicId ? { publicId: created.publicId } : {}),
+      publicId: created.publicId || undefined,
       tags: created.tags,
       metadata: created.metadata,
     },
     versions: {
       first: created.versionId,
       fromLink: need(run, "fromLink").versionId,
-      ...(fromWebApp ? { fromWebApp } : {}),
+      fromWebApp: fromWebApp || undefined,
     },
     latest: {
       versionId: latest.latestVersionId,
@@ -84,8 +84,8 @@ export function summaryOf(run: DemoRun): DemoSummary {
     decision: {
       versionId: submitted.versionId,
       decision: decision.decision,
-      ...(decision.decidedByUserId ? { decidedByUserId: decision.decidedByUserId } : {}),
-      ...(decision.rationale ? { rationale: decision.rationale } : {}),
+      decidedByUserId: decision.decidedByUserId || undefined,
+      rationale: decision.rationale || undefined,
     },
     evaluation: {
       evaluationId: evaluation.evaluationId,
@@ -97,7 +97,7 @@ export function summaryOf(run: DemoRun): DemoSummary {
     requests: {
       ...need(run, "connection").counter.counts,
       budgetPerMinute: BUDGET_PER_MINUTE,
-      ...(run.sim ? { simulatorLog: simulatorLogOf(run.sim) } : {}),
+      simulatorLog: run.sim && simulatorLogOf(run.sim),
     },
   };
 }

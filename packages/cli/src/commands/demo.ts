@@ -107,11 +107,11 @@ export function registerDemo(program: Command, io: CliIo): void {
           {
             globals: ctx.globals,
             env: ctx.env,
-            ...(options.webhookPort !== undefined ? { webhookPort: options.webhookPort } : {}),
+            webhookPort: options.webhookPort,
             webhookHost: options.webhookHost,
             link: options.link,
             timeoutMs: options.timeout * 1000,
-            ...(options.profile !== undefined ? { profile: options.profile } : {}),
+            profile: options.profile,
           },
           io,
           ctx.out,

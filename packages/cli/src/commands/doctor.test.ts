@@ -4,10 +4,10 @@ import { join } from "node:path";
 import type { Simulator } from "@promo-review/simulator";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureIo, simulatorEnv, testSimulator } from "../../test/support/io.js";
 import { run } from "../cli.js";
 import { type Check, clockCheck, keyLooksLike, urlLooksLike, webhookSecretCheck } from "../doctor.js";
 import { EXIT } from "../exit-codes.js";
-import { captureIo, simulatorEnv, testSimulator } from "../test-io.js";
 
 let sim: Simulator;
 let work: string;

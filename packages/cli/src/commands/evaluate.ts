@@ -84,7 +84,7 @@ async function evaluateAndWait(
         : `evaluating promotion ${promotionId}: polling for the result`,
     );
     const outcome = await client.flows.evaluateAndWait(promotionId, {
-      ...(versionId ? { versionId } : {}),
+      versionId: versionId || undefined,
       timeoutMs: options.timeout * 1000,
       // Without a listener nothing can arrive by webhook: poll at once.
       ...(listener

@@ -62,8 +62,9 @@ function registerSubmit(program: Command, io: CliIo): void {
       ) => {
         const ctx = contextOf(command, io);
         const body = {
-          ...(options.reviewer ? { reviewerEmail: options.reviewer } : {}),
-          ...(options.deadline ? { deadline: options.deadline } : {}),
+          // JSON.stringify leaves out what is undefined; an empty flag value is no value.
+          reviewerEmail: options.reviewer || undefined,
+          deadline: options.deadline || undefined,
         };
         const promotions = ctx.client().promotions;
         const submitted = versionId

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { captureIo } from "../../test/support/io.js";
 import { run } from "../cli.js";
 import { EXIT } from "../exit-codes.js";
-import { captureIo } from "../test-io.js";
 
 describe("simulator: serves until stopped", () => {
   it("prints the URLs and the settings to export, serves, and stops when told", async () => {

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureIo, simulatorEnv, testSimulator } from "../../test/support/io.js";
 import { run } from "../cli.js";
 import { EXIT } from "../exit-codes.js";
 import { samplePdf } from "../sample-pdf.js";
-import { captureIo, simulatorEnv, testSimulator } from "../test-io.js";
 
 let sim: Simulator;
 let dir: string;

@@ -75,7 +75,7 @@ export async function uploadLocalFile(
           spinner.status(`${fileName}: all bytes stored; waiting for the file service to process it`);
         }
       },
-      ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}),
+      chunkSize: options.chunkSize || undefined,
       ...ctx.signal,
     });
     // Said before any byte is sent, so a person sees at once that the earlier run was not wasted.

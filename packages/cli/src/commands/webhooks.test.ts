@@ -1,8 +1,14 @@
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type CapturedIo,
+  captureIo,
+  createTextPromotion,
+  simulatorEnv,
+  testSimulator,
+} from "../../test/support/io.js";
 import { run } from "../cli.js";
 import { EXIT } from "../exit-codes.js";
-import { type CapturedIo, captureIo, createTextPromotion, simulatorEnv, testSimulator } from "../test-io.js";
 
 let sim: Simulator;
 beforeAll(async () => {

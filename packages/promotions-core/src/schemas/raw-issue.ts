@@ -45,13 +45,10 @@ export function addIssueAt(
   );
   addIssue({
     message,
-    ...(items.length > 0 ? { path: items as [v.IssuePathItem, ...v.IssuePathItem[]] } : {}),
-    ...(limit
-      ? {
-          expected: `${limit.name}${limit.side === "max" ? "<=" : ">="}${limit.limit}`,
-          received: `${limit.actual}`,
-        }
-      : {}),
+    // valibot reads each with `?.` and `??`: undefined is "not given".
+    path: items.length > 0 ? (items as [v.IssuePathItem, ...v.IssuePathItem[]]) : undefined,
+    expected: limit && `${limit.name}${limit.side === "max" ? "<=" : ">="}${limit.limit}`,
+    received: limit && `${limit.actual}`,
   });
 }
 

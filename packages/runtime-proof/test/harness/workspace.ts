@@ -7,6 +7,8 @@ import { PACKAGE_DIR } from "./bundle.ts";
 
 export const ROOT = resolve(PACKAGE_DIR, "..", "..");
 export const PNPM_VERSION = "10.34.9";
+/** One `pnpm pack`'s deadline (through npx it may first fetch pnpm). */
+const PACK_DEADLINE_MS = 300_000;
 
 /** A package.json as far as these tests read it. */
 export interface Manifest {
@@ -46,7 +48,11 @@ let pnpm: [string, string[]] | undefined;
 /** The pnpm that runs this workspace: the one on PATH when it is the pinned version, else through npx. */
 export function pnpmCommand(): [string, string[]] {
   if (pnpm) return pnpm;
-  const onPath = spawnSync("pnpm", ["--version"], { encoding: "utf8" });
+  const onPath = spawnSync("pnpm", ["--version"], {
+    encoding: "utf8",
+    timeout: 30_000,
+    killSignal: "SIGKILL",
+  });
   const pinned = onPath.status === 0 && onPath.stdout.trim() === PNPM_VERSION;
   pnpm = pinned ? ["pnpm", []] : ["npx", ["-y", `pnpm@${PNPM_VERSION}`]];
   return pnpm;
@@ -57,7 +63,23 @@ export async function pack(pkg: WorkspacePackage, destination: string): Promise<
   const out = join(destination, pkg.dir);
   mkdirSync(out, { recursive: true });
   const [command, prefix] = pnpmCommand();
-  await promisify(execFile)(command, [...prefix, "pack", "--pack-destination", out], { cwd: pkg.path });
+  // `npx -y pnpm@…` may reach the registry: a deadline, killed by pid, and a failure that says so.
+  await promisify(execFile)(command, [...prefix, "pack", "--pack-destination", out], {
+    cwd: pkg.path,
+    timeout: PACK_DEADLINE_MS,
+    killSignal: "SIGKILL",
+  }).catch((error: { killed?: boolean; stderr?: string; message?: string }) => {
+    const tail = String(error.stderr ?? error.message ?? "")
+      .trim()
+      .split("\n")
+      .slice(-15)
+      .join("\n");
+    throw new Error(
+      error.killed
+        ? `pnpm pack of ${pkg.manifest.name} did not finish in ${PACK_DEADLINE_MS / 1000} s (killed); last lines:\n${tail}`
+        : `pnpm pack of ${pkg.manifest.name} failed; last lines:\n${tail}`,
+    );
+  });
   const tarballs = readdirSync(out).filter((f) => f.endsWith(".tgz"));
   if (tarballs.length !== 1)
     throw new Error(`pnpm pack of ${pkg.manifest.name} wrote ${tarballs.join(", ")}`);
@@ -78,14 +100,4 @@ export async function packAll(
   };
   await Promise.all([worker(), worker()]);
   return tarballs;
-}
-
-/** The environment for a plain npm run outside the workspace: no npm_config_* inherited from pnpm. */
-export function plainNpmEnv(cache: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^npm_/i.test(key) && !/^pnpm_/i.test(key)) env[key] = value;
-  }
-  env["npm_config_cache"] = cache;
-  return env;
 }

@@ -4,8 +4,8 @@
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Simulator } from "./index.js";
-import { sampleTextPromotion } from "./samples.js";
+import type { Simulator } from "../../src/index.js";
+import { sampleTextPromotion } from "../../src/samples.js";
 
 /** A response read as JSON. */
 export interface JsonResponse {
@@ -46,7 +46,7 @@ export function mainApi(sim: Simulator, extraHeaders: Record<string, string> = {
       call(`${sim.baseUrl}${path}`, {
         method: "POST",
         headers: mainHeaders(sim, extraHeaders),
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        body: body === undefined ? undefined : JSON.stringify(body),
       }),
   };
 }
@@ -56,7 +56,7 @@ export function simHttp(sim: Simulator, method: string, path: string, body?: unk
   return call(`${sim.baseUrl}/_sim${path}`, {
     method,
     headers: { "Content-Type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
 

@@ -4,8 +4,8 @@
  */
 import { type Simulator, sampleTextPromotion } from "@promo-review/simulator";
 import { createUploader } from "@promo-review/upload-chunker";
-import { createPromotionsClient, type PromotionsClientOptions } from "./promotions.js";
-import type { CreatePromotionRequest } from "./types.js";
+import { createPromotionsClient, type PromotionsClientOptions } from "../../src/promotions.js";
+import type { CreatePromotionRequest } from "../../src/types.js";
 
 /** A client for the simulator's main API. */
 export function clientFor(sim: Simulator, options: Partial<PromotionsClientOptions> = {}) {
@@ -81,10 +81,6 @@ export function chunkerWaiter(sim: Simulator) {
     externalUserId: sim.externalUserId,
   });
   return async (uploadIds: string[], { signal }: { signal?: AbortSignal }) => {
-    await Promise.all(
-      uploadIds.map((id) =>
-        uploader.waitForCompletion(id, { pollIntervalMs: 20, ...(signal ? { signal } : {}) }),
-      ),
-    );
+    await Promise.all(uploadIds.map((id) => uploader.waitForCompletion(id, { pollIntervalMs: 20, signal })));
   };
 }

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Simulator } from "@promo-review/simulator";
-import { type ClientConfig, createClient } from "./index.js";
+import { type ClientConfig, createClient } from "../../src/index.js";
 
 /** A client for one simulator (a private budget unless a test asks for the shared one). */
 export function clientFor(sim: Simulator, config: ClientConfig = {}) {

@@ -1,7 +1,7 @@
 // Shared by the tests: both package entries, secrets and a sample event as the simulator sends it.
 import { generateKeyPairSync } from "node:crypto";
-import * as webEntry from "./index.js";
-import * as nodeEntry from "./index.node.js";
+import * as webEntry from "../../src/index.js";
+import * as nodeEntry from "../../src/index.node.js";
 
 /** Both entries, to run every rule against both crypto paths. */
 export const ENTRIES = [

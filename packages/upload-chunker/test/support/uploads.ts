@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto";
 import { type Simulator, type SimulatorOptions, startSimulator } from "@promo-review/simulator";
 import { expect } from "vitest";
-import { withSelectedProfile } from "../../../testing/simulator.ts";
-import { createUploader, type Uploader, type UploaderOptions, type UploadSource } from "./index.js";
+import { withSelectedProfile } from "../../../../testing/simulator.ts";
+import { createUploader, type Uploader, type UploaderOptions, type UploadSource } from "../../src/index.js";
 
 /** A running simulator and an uploader for it (API-key credentials). */
 export async function simulatorWithUploader(
@@ -190,7 +190,7 @@ export async function childSimulator(options: SimulatorOptions = {}): Promise<Ch
   const { join } = await import("node:path");
   const child = spawn(
     process.execPath,
-    [join(import.meta.dirname, "..", "test", "fixtures", "simulator.mjs"), JSON.stringify(options)],
+    [join(import.meta.dirname, "..", "fixtures", "simulator.mjs"), JSON.stringify(options)],
     {
       stdio: ["ignore", "pipe", "inherit"],
     },

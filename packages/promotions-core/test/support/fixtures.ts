@@ -4,7 +4,7 @@
  */
 import { ValidationError } from "@promo-review/errors";
 import { expect } from "vitest";
-import type { CreatePromotionRequest, NewVersionRequest } from "./types.js";
+import type { CreatePromotionRequest, NewVersionRequest } from "../../src/types.js";
 
 /** Fixed uuids standing in for reference-data ids. */
 export const IDS = {

@@ -2,7 +2,7 @@
  * A manual clock for tests: time moves only when the test says, timers fire in order, and the
  * promise reactions of each timer run before the next timer fires (so admission times are exact).
  */
-import type { Clock } from "./clock.js";
+import type { Clock } from "../../src/clock.js";
 
 interface Timer {
   at: number;

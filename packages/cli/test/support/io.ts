@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
-import type { CliIo } from "./io.js";
+import type { CliIo } from "../../src/io.js";
 
 /** A captured run's io and what it printed. */
 export interface CapturedIo {
@@ -115,7 +115,7 @@ export async function createTextPromotion(
   sim: Simulator,
   content: string,
 ): Promise<{ promotionId: string; versionId: string }> {
-  const { run } = await import("./cli.js");
+  const { run } = await import("../../src/cli.js");
   const captured = captureIo(simulatorEnv(sim));
   const code = await run(
     ["create", ...requiredCreateFlags(sim), "--content", content, "--json"],

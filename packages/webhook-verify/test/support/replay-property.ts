@@ -7,7 +7,7 @@
  * and a release from a store that never claimed it (an operator's) frees it too. Runs in Node and Deno.
  */
 import fc from "fast-check";
-import { type DenoKvLike, denoKvReplayStore } from "./deno.js";
+import { type DenoKvLike, denoKvReplayStore } from "../../src/deno.js";
 
 type Op =
   | { kind: "claim"; store: 0 | 1; id: string; ttlMs: number; racers: number }

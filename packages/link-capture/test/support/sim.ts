@@ -3,7 +3,7 @@
  * records what was sent, and the request log.
  */
 import type { Simulator } from "@promo-review/simulator";
-import { createLinkCapture, type LinkCaptureOptions } from "./capture.js";
+import { createLinkCapture, type LinkCaptureOptions } from "../../src/capture.js";
 
 /** Every request a recording fetch saw: the exact URL and the body text. */
 export interface Sent {

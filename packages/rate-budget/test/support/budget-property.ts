@@ -6,9 +6,9 @@
  * admitted as the memory store admits one after another. Runs in Node and Deno.
  */
 import fc from "fast-check";
-import { type DenoKvLike, denoKvBudgetStore } from "./deno.js";
-import { MemoryStore } from "./memory-store.js";
-import type { WindowSpec } from "./rules.js";
+import { type DenoKvLike, denoKvBudgetStore } from "../../src/deno.js";
+import { MemoryStore } from "../../src/memory-store.js";
+import type { WindowSpec } from "../../src/rules.js";
 
 type Op =
   | { kind: "take"; store: 0 | 1; set: number; ticket: boolean }
