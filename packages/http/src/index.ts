@@ -27,7 +27,6 @@ export {
   type SessionCredentials,
 } from "./credentials.js";
 export { type Deadline, deadlineSignal, type StartableDeadline, startableDeadline } from "./deadline.js";
-export { FILE_FORMATS, type FileFormat, isListedFileFormat } from "./file-format.js";
 export type { RequestEvent, RequestHooks, RetryEvent } from "./hooks.js";
 export type { Logger, LogLevel } from "./logger.js";
 export type { ObservabilityOptions } from "./observability-options.js";

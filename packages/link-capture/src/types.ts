@@ -2,10 +2,17 @@
  * The shapes link capture works with: its result, the saved state of a poll, and the progress events.
  */
 import type { PromoReviewError } from "@promo-review/errors";
-import type { FileFormat, WithResponse } from "@promo-review/http";
+import type { WithResponse } from "@promo-review/http";
 
 /** A promotion `fileFormat`, open to a value the service adds (screenshots and design frames are always `image`). */
-export type { FileFormat } from "@promo-review/http";
+/**
+ * The format of a captured upload, as the service names it and passed on as given: `image` for
+ * screenshots and design frames, and for a drive import any format the service supports. The spec's
+ * list of promotion formats, and the check of a request against it, belong to promotions-core
+ * (`FILE_FORMATS`); a capture's answer is not checked against it, so a format the list does not hold
+ * yet still reaches the caller.
+ */
+export type FileFormat = string;
 
 /** What a finished capture gives: the upload id and format to create the promotion with. */
 export interface CaptureResult {

@@ -31,7 +31,7 @@ export const RESERVED_TAG_NAME = "TESTING";
  * format takes `uploadIds`. The type is open, so a capture's format passes through as the service named
  * it; validation refuses a value outside the list unless it is turned off.
  */
-export { FILE_FORMATS, type FileFormat } from "@promo-review/http";
+export { FILE_FORMATS, type FileFormat, isListedFileFormat } from "./file-format.js";
 
 /**
  * Values of the promotion-type field. The spec names the field only in words ("promotion type"), so

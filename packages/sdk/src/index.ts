@@ -65,7 +65,7 @@ export type {
   RetryPolicy,
   WithResponse,
 } from "@promo-review/http";
-export type { CaptureResponse, CaptureResult, FileFormat, ImportPollState } from "@promo-review/link-capture";
+export type { CaptureResponse, CaptureResult, ImportPollState } from "@promo-review/link-capture";
 export type {
   Channel,
   CreatePromotionRequest,
@@ -83,7 +83,12 @@ export type {
   TargetMarket,
   VariationEntry,
 } from "@promo-review/promotions-core";
-export { validateCreatePromotion, validateNewVersion } from "@promo-review/promotions-core";
+export {
+  FILE_FORMATS,
+  type FileFormat,
+  validateCreatePromotion,
+  validateNewVersion,
+} from "@promo-review/promotions-core";
 export {
   createRateBudget,
   keyIdOf,

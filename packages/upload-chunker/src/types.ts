@@ -6,7 +6,6 @@
 import type { PromoReviewError } from "@promo-review/errors";
 import type {
   CallControl,
-  FILE_FORMATS,
   HttpClient,
   HttpClientSource,
   Logger,
@@ -257,8 +256,12 @@ export interface FileDetails {
   contentType?: string | undefined;
 }
 
-/** A format a file upload can have (the promotion `fileFormat` values other than `text`). */
-export type UploadFormat = Exclude<(typeof FILE_FORMATS)[number], "text">;
+/**
+ * A format a file upload can have: the file service's table of formats and their size limits (see
+ * `FORMAT_LIMITS`). They match the promotion `fileFormat` values other than `text` (promotions-core's
+ * `FILE_FORMATS`), but they are the file service's list: this package depends on no promotion rule.
+ */
+export type UploadFormat = "video" | "audio" | "image" | "pdf" | "document";
 
 /** What is remembered about an unfinished upload. */
 export interface ResumeRecord {

@@ -3,9 +3,10 @@
  * from inline text (`--content`), uploads made earlier (`--upload`) or a local file (`--file`).
  */
 
-import { FILE_FORMATS, type FileFormat } from "@promo-review/http";
 import {
   type CreatePromotionRequest,
+  FILE_FORMATS,
+  type FileFormat,
   formatOf,
   type NewVersionRequest,
   validateCreatePromotion,

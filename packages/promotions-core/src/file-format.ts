@@ -1,7 +1,7 @@
 /**
- * The promotion `fileFormat` values, in one place for every package that names them: promotions-core
- * validates requests against the list, link-capture reports the format of a capture, the CLI offers
- * the list as choices.
+ * The promotion `fileFormat` values, with the rest of the promotion's rules: promotions-core validates
+ * requests against the list, and the facade and the CLI offer it. link-capture reports a capture's
+ * format as the service's word (a string) and needs no list.
  */
 
 /** The `fileFormat` values the spec lists: `text` takes inline `content`, every other one `uploadIds`. */
