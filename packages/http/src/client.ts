@@ -183,6 +183,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const transport: Transport = {
     send,
     sendStream: streamFetch ?? send,
+    // Left out, not undefined: `Headers` would send the text "undefined" as the User-Agent.
     headers: { ...authHeaders(options), ...(agent ? { "User-Agent": agent } : {}) },
     budget: options.budget,
     policy,

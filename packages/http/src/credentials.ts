@@ -65,7 +65,11 @@ export function checkCredentials(credentials: CredentialFields): asserts credent
   if (issues.length > 0) throw localValidationError(issues, "The client configuration is invalid");
 }
 
-/** The authentication headers for every request: `Authorization: Bearer <token>` and the user headers. */
+/**
+ * The authentication headers for every request: `Authorization: Bearer <token>` and the user headers.
+ * An optional header is left out rather than set to `undefined`: `Headers` would send the text
+ * "undefined" (the spreads below change behaviour, so they stay).
+ */
 export function authHeaders(credentials: Credentials): Record<string, string> {
   if (isSession(credentials)) {
     return {

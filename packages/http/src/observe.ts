@@ -75,6 +75,8 @@ export function observeRequest(
         options.logger,
         error ? "warn" : "debug",
         `promo-review ${method} ${url} ${outcome} in ${durationMs} ms, ${attempts} attempt(s) (correlation id ${correlationId})`,
+        // A log line's fields and a hook's event are what the caller sees and prints: a field that does
+        // not apply is absent, not `status: undefined` (these spreads change what is shown, so they stay).
         {
           event: "request",
           method,

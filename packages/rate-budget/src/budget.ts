@@ -473,6 +473,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     if (!(ms >= 0) || !Number.isFinite(ms))
       throw new RangeError(`pause must be a finite number of ms >= 0, got ${ms}`);
     this.#markPaused();
+    // An event the caller sees and prints: `status` is absent when none applies, not `undefined`.
     this.emit("throttled", { pauseMs: ms, source, ...(status === undefined ? {} : { status }) });
     // Nobody is woken: a pause only makes waits longer, and each waiter learns of it from its own
     // next store call, in its own flow (see #enqueue for why no request settles another's wait).
