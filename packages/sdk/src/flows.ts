@@ -356,6 +356,9 @@ async function evaluateAndWait(
   promotionId: string,
   options: EvaluateAndWaitOptions,
 ): Promise<EvaluationOutcome> {
+  // Only `undefined` means "the latest version": any other value (null from JavaScript, a typo) is
+  // refused here, before a request reads the latest version in its place.
+  if (options.versionId !== undefined) validateId(options.versionId, "versionId");
   const versionId =
     options.versionId ??
     (await parts.promotions.get(promotionId, { signal: options.signal })).latestVersionId;
