@@ -5,10 +5,11 @@
 // deno (the package's dev dependency) on a KV file in a temporary folder, measured inside deno by the
 // package's `deno/bench-*.ts`, and every child process is killed by its pid past its deadline.
 import { spawn } from "node:child_process";
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { writeResult } from "./bench-output.mjs";
 
 /** Calls per second of `call(i)`: `total` calls, `inFlight` at a time. */
 export async function rate(call, { total, inFlight }) {
@@ -138,11 +139,11 @@ export function runDenoBench(packageDir, script, args, timeoutMs = 120_000) {
 const fmt = (n) => (n === undefined ? "not measured" : Math.round(n).toLocaleString("en-US"));
 
 /**
- * Writes bench/results/<file>.md at the repository root and prints it: a table of stores by rows of
+ * Writes bench/results/<file>.md (the smoke folder in a smoke run) and prints it: a table of stores by rows of
  * `{ store, where, sequential, concurrent, refused? }` (calls per second; refusals counted over both
  * columns), under `title` and `method`.
  */
-export function writeStoresTable(root, file, { title, unit, method, rows }) {
+export function writeStoresTable(file, { title, unit, method, rows }) {
   // A budget's decisions may refuse (a full window): say how many, so a fast refusal is not read as a fast admission.
   const refusals = rows.some((r) => r.refused !== undefined);
   const report = [
@@ -159,6 +160,5 @@ export function writeStoresTable(root, file, { title, unit, method, rows }) {
     "",
   ].join("\n");
   console.log(report);
-  mkdirSync(join(root, "bench", "results"), { recursive: true });
-  writeFileSync(join(root, "bench", "results", `${file}.md`), report);
+  writeResult(file, report);
 }

@@ -4,10 +4,10 @@
  * `bench/vitest.redis.config.ts`), so that they start servers through the same harness as the tests.
  * Figures are printed and written to bench/results/<name>.md, never asserted.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join } from "node:path";
 import type { ViteUserConfig } from "vitest/config";
+// @ts-expect-error: a plain .mjs helper of the repository, typed by use here.
+import { writeResult } from "../scripts/bench-output.mjs";
 import { packageTestConfig } from "../vitest.shared.ts";
 import { type TestClusterClientOptions, useRedisCluster } from "./redis-cluster.ts";
 import { type TestRedisClient, type TestRedisClientOptions, useRedis } from "./redis-server.ts";
@@ -86,7 +86,7 @@ function cell(rates: number[]): string {
   return `${k(sorted[Math.floor(sorted.length / 2)]!)} (${k(sorted[0]!)}–${k(sorted.at(-1)!)})`;
 }
 
-/** Writes bench/results/<file> (a title, the method, one table) and prints it. */
+/** Writes bench/results/<file> (the smoke folder in a smoke run): a title, the method, one table; and prints it. */
 export function writeRateTable(options: {
   file: string;
   title: string;
@@ -105,8 +105,7 @@ export function writeRateTable(options: {
     "",
   ];
   const text = lines.join("\n");
-  const dir = join(import.meta.dirname, "..", "bench", "results");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, options.file), text);
+  // bench/results, or the smoke folder in a smoke run (BENCH_SMOKE=1), which must leave bench/ as it is.
+  writeResult(options.file.replace(/\.md$/, ""), text);
   console.log(text);
 }

@@ -42,7 +42,7 @@ rows.push({
   ...deno,
 });
 
-writeStoresTable(join(packageDir, "..", ".."), "rate-budget-stores", {
+writeStoresTable("rate-budget-stores", {
   title: "@promo-review/rate-budget: budget stores",
   unit: "decisions",
   method: `${DECISIONS} decisions per column on one key after a warm-up, a window of 1000 per 10 ms (binding only above 100,000 decisions per second: the memory and Redis rows then include refusals, which write nothing), one in flight (as one budget issues them) or 16 racing for the key (Deno KV: each conflict is read and decided again). Deno KV measured inside deno (\`deno/bench-decisions.ts\`); on Deno Deploy each read and commit is a network round trip to the region's KV instead of local SQLite.`,

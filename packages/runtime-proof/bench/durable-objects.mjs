@@ -5,7 +5,6 @@
 // 127.0.0.1 and stopped by its pid) on the same machine. Writes bench/results/durable-objects.md at the
 // repository root. Figures, not tests: nothing is asserted.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -15,6 +14,7 @@ import { createMemoryReplayStore } from "@promo-review/webhook-verify";
 import { createRedisReplayStore } from "@promo-review/webhook-verify/redis";
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
+import { writeResult } from "../../../scripts/bench-output.mjs";
 
 const here = import.meta.dirname;
 const root = join(here, "..", "..", "..");
@@ -169,5 +169,4 @@ or decision is a request to the object's location, so network latency, not these
 ${rows.map(([name, claims, takes]) => `| ${name} | ${fmt(claims)} | ${fmt(takes)} |`).join("\n")}
 `;
 console.log(markdown);
-mkdirSync(join(root, "bench", "results"), { recursive: true });
-writeFileSync(join(root, "bench", "results", "durable-objects.md"), markdown);
+writeResult("durable-objects", markdown);

@@ -47,7 +47,7 @@ rows.push({
   ...deno,
 });
 
-writeStoresTable(join(packageDir, "..", ".."), "webhook-verify-stores", {
+writeStoresTable("webhook-verify-stores", {
   title: "@promo-review/webhook-verify: replay stores",
   unit: "claims",
   method: `${CLAIMS} claims of fresh ids per column after a warm-up (a claim that wins: the common case), one in flight (one receiver, one delivery at a time) or 16. Deno KV measured inside deno (\`deno/bench-claims.ts\`); on Deno Deploy a claim is a network round trip to the region's KV instead of a local SQLite commit.`,
