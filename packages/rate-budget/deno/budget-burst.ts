@@ -1,13 +1,15 @@
 // One of several deno processes sharing one budget key on one KV file: sends `requests` GETs at once
 // through budgetedFetch and prints the statuses it got.
 // deno run ... deno/budget-burst.ts <kv file> <JSON: { baseUrl, apiKey, userId, limit, windowMs, requests }>
+import { whileLocked } from "../../../testing/while-locked.ts";
 import { createRateBudget } from "../src/budget.ts";
 import { denoKvBudgetStore } from "../src/deno.ts";
 import { budgetedFetch } from "../src/fetch.ts";
 
 const [path, json] = Deno.args;
 const { baseUrl, apiKey, userId, limit, windowMs, requests } = JSON.parse(json!);
-const kv = await Deno.openKv(path);
+// The processes open the file at once: SQLite may say "database is locked" to the open itself.
+const kv = await whileLocked(() => Deno.openKv(path));
 const errors: string[] = [];
 const budget = createRateBudget({
   baseUrl,
