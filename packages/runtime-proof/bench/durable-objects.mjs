@@ -4,9 +4,7 @@
 // timed inside the Worker), beside the memory stores and the Redis stores (a redis-server started here on
 // 127.0.0.1 and stopped by its pid) on the same machine. Writes bench/results/durable-objects.md at the
 // repository root. Figures, not tests: nothing is asserted.
-import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { MemoryStore } from "@promo-review/rate-budget";
 import { RedisStore } from "@promo-review/rate-budget/redis";
@@ -15,6 +13,7 @@ import { createRedisReplayStore } from "@promo-review/webhook-verify/redis";
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
 import { writeResult } from "../../../scripts/bench-output.mjs";
+import { startRedis as startRedisServer } from "../../../scripts/bench-stores.mjs";
 
 const here = import.meta.dirname;
 const root = join(here, "..", "..", "..");
@@ -35,32 +34,11 @@ async function perSecond(n, task) {
   return (n * 1000) / (performance.now() - started);
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A throwaway redis-server on 127.0.0.1, or undefined when the program is absent. */
+/** The shared throwaway redis-server (scripts/bench-stores.mjs) with an ioredis client, or undefined. */
 async function startRedis() {
-  const port = await freePort();
-  const child = spawn(
-    "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    {
-      stdio: "ignore",
-    },
-  );
-  const started = await new Promise((resolve) => {
-    child.once("error", () => resolve(false));
-    setTimeout(() => resolve(true), 300);
-  });
-  if (!started) return undefined;
+  const server = await startRedisServer();
+  if (!server) return undefined;
+  const { port } = server;
   // ioredis is a dev dependency of the store packages, not of this one.
   const require = createRequire(join(root, "packages", "webhook-verify", "package.json"));
   const { Redis } = await import(require.resolve("ioredis"));
@@ -70,7 +48,7 @@ async function startRedis() {
     client,
     async stop() {
       client.disconnect();
-      if (child.pid !== undefined) process.kill(child.pid, "SIGTERM");
+      server.stop();
     },
   };
 }
