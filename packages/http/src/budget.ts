@@ -3,6 +3,7 @@
  * implementation: `RateBudget` from `@promo-review/rate-budget` satisfies it as it is.
  * @packageDocumentation
  */
+import type { TracedSpan } from "@promo-review/errors/telemetry";
 
 /** A request as a budget sees it: its method and absolute URL. */
 export interface BudgetedRequest {
@@ -14,6 +15,11 @@ export interface BudgetedRequest {
 export interface BudgetAdmission {
   /** Counts the admission from now on: the server counted the request on arrival, before this. */
   settle(): void;
+  /**
+   * Why the request waited before it was admitted, when it did: `window` (the rule's window was
+   * full) or `paused` (a 429's `Retry-After` paused the key). The pipeline puts it on the span.
+   */
+  waited?: { ms: number; reason: "window" | "paused" } | undefined;
 }
 
 /**
@@ -26,7 +32,15 @@ export interface RequestBudget {
    * (with a typed error) when `signal` fires or the budget refuses to wait. The attempt's deadline
    * starts only after this, so waiting in the budget's queue never counts as the service being slow.
    */
-  acquire(request: BudgetedRequest, options: { signal: AbortSignal; ticket: true }): Promise<BudgetAdmission>;
+  acquire(
+    request: BudgetedRequest,
+    options: {
+      signal: AbortSignal;
+      ticket: true;
+      /** The span of the operation waiting: a budget with a tracer records its wait under it. */
+      operation?: TracedSpan | undefined;
+    },
+  ): Promise<BudgetAdmission>;
   /** Learns from a 429 answer (its `Retry-After` or `retry_info` pauses the budget); other answers are ignored. */
   learn(response: Response, request: BudgetedRequest): Promise<unknown>;
 }

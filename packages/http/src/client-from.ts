@@ -77,6 +77,9 @@ const PASSED = [
   "appInfo",
   "budget",
   "retry",
+  "tracerProvider",
+  "meterProvider",
+  "propagateTraceContext",
 ] as const satisfies readonly (keyof HttpClientSource)[];
 
 // Fails to compile when an option is added to HttpClientSource but not to PASSED.

@@ -7,6 +7,12 @@
  */
 import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, redactorFor } from "@promo-review/errors/internal";
+import {
+  type Telemetry,
+  type TelemetryOptions,
+  type TracedSpan,
+  telemetryFrom,
+} from "@promo-review/errors/telemetry";
 import { platformStreamFetch } from "#stream-fetch";
 import { type AttemptRequest, attempt, type ExpectedStatuses, isStream, type Transport } from "./attempt.js";
 import type { RequestBudget } from "./budget.js";
@@ -27,7 +33,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
 
 /** How an {@link HttpClient} talks to one of the two services, apart from the credentials. */
-export interface ConnectionOptions {
+export interface ConnectionOptions extends TelemetryOptions {
   /** The service's base URL (main API `{base_url}` or file service `{files_url}`). */
   baseUrl: string;
   /**
@@ -81,6 +87,11 @@ export interface ConnectionOptions {
   budget?: RequestBudget | undefined;
   /** Retry policy for every request of this client (each request may override it), or `false` for none. */
   retry?: Partial<RetryPolicy> | false | undefined;
+  /**
+   * Send W3C `traceparent` (the attempt's span) with each request to the configured origins (never to
+   * another), so that the service's traces join the caller's. Needs a `tracerProvider`. Default false.
+   */
+  propagateTraceContext?: boolean | undefined;
 }
 
 /** Everything `createHttpClient` takes: the connection and, flat beside it, the credentials. */
@@ -120,6 +131,13 @@ export interface RequestOptions {
   idempotent?: boolean;
   /** Called before each retry, with the error that caused it and the wait. */
   onRetry?: (info: { retry: number; error: PromoReviewError; delayMs: number }) => void;
+  /** The operation span (from `telemetryFor(...)`) each attempt's CLIENT span is a child of. */
+  operation?: TracedSpan | undefined;
+  /**
+   * The path's template as the spec writes it (`/v1/promotions/{promotionId}/versions`): the CLIENT
+   * span's name and `url.template`. Default: the path itself when it has no id in it.
+   */
+  urlTemplate?: string | undefined;
 }
 
 /** A successful answer. */
@@ -152,6 +170,13 @@ export interface HttpClient {
    * its closure: the function prints as a function, never as the values.
    */
   readonly redact: Redactor;
+  /**
+   * The telemetry of a package built on this client (`{ name: "@promo-review/link-capture", version }`):
+   * the client's `tracerProvider` and `meterProvider` under that instrumentation scope, strings
+   * redacted by this client. `undefined` when the client was given neither provider. Optional, so
+   * that an `HttpClient` a user wrote (a wrapper, a test double) needs no change.
+   */
+  telemetryFor?(scope: { name: string; version: string }): Telemetry | undefined;
 }
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
@@ -196,10 +221,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return url;
   };
 
+  const telemetries = new Map<string, Telemetry | undefined>();
+  const telemetryFor = ({ name, version }: { name: string; version: string }) => {
+    if (!telemetries.has(name)) telemetries.set(name, telemetryFrom(options, { name, version, redact }));
+    return telemetries.get(name);
+  };
+
   return {
     baseUrl: options.baseUrl,
     url: (path) => resolve(path, "GET"),
     redact,
+    telemetryFor,
     async request<T>(path: string, request: RequestOptions = {}): Promise<HttpResult<T>> {
       const method = (request.method ?? "GET").toUpperCase();
       const url = resolve(path, method);

@@ -2,9 +2,13 @@ import type { ConnectionOptions } from "./client.js";
 
 /**
  * The observability and identity options every package client takes and hands to its HTTP client
- * unchanged: `hooks`, `logger`, `appInfo`, and the rate `budget`.
+ * unchanged: `hooks`, `logger`, `appInfo`, the rate `budget`, and OpenTelemetry's `tracerProvider`,
+ * `meterProvider` and `propagateTraceContext`.
  */
-export type ObservabilityOptions = Pick<ConnectionOptions, "hooks" | "logger" | "appInfo" | "budget">;
+export type ObservabilityOptions = Pick<
+  ConnectionOptions,
+  "hooks" | "logger" | "appInfo" | "budget" | "tracerProvider" | "meterProvider" | "propagateTraceContext"
+>;
 
 /** The {@link ObservabilityOptions} set in `options`, ready to spread into `createHttpClient`'s options. */
 export function observabilityOf(options: ObservabilityOptions): ObservabilityOptions {
@@ -13,5 +17,8 @@ export function observabilityOf(options: ObservabilityOptions): ObservabilityOpt
   if (options.logger) picked.logger = options.logger;
   if (options.appInfo) picked.appInfo = options.appInfo;
   if (options.budget) picked.budget = options.budget;
+  if (options.tracerProvider) picked.tracerProvider = options.tracerProvider;
+  if (options.meterProvider) picked.meterProvider = options.meterProvider;
+  if (options.propagateTraceContext) picked.propagateTraceContext = options.propagateTraceContext;
   return picked;
 }

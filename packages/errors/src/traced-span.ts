@@ -1,0 +1,67 @@
+import type { OtelAttributes, OtelContext, OtelSpan } from "./otel-shape.js";
+import type { Redactor } from "./redact.js";
+import { contextWithSpan } from "./telemetry-context.js";
+
+/** `SpanStatusCode.ERROR` of the API. */
+const STATUS_ERROR = 2;
+
+/**
+ * A span the SDK started, with the only ways the SDK writes to it: every string it is given passes
+ * through the client's redactor first, so no configured secret reaches a span whatever a caller of
+ * these methods passes.
+ */
+export interface TracedSpan {
+  /** The span itself (for `traceparent`). */
+  readonly span: OtelSpan;
+  /** A context whose current span is this one: children are started in it. */
+  readonly context: OtelContext;
+  /** Sets attributes; `undefined` values are left out. */
+  set(attributes: OtelAttributes): void;
+  /** Adds an event; `undefined` attribute values are left out. */
+  event(name: string, attributes?: OtelAttributes): void;
+  /**
+   * Ends the span. With `error`, the status is ERROR and `error.type` is the error's code (or its name
+   * when it has no code): never its message, which may quote what the service sent.
+   */
+  end(error?: unknown): void;
+}
+
+/** `attributes` without `undefined` values, strings redacted. */
+export function cleanAttributes(attributes: OtelAttributes, redact: Redactor): OtelAttributes {
+  const clean: OtelAttributes = {};
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value === undefined) continue;
+    clean[key] = typeof value === "string" ? redact(value) : value;
+  }
+  return clean;
+}
+
+/** The `error.type` of a thrown value: its `code` (ours all have one), else its name, else `_OTHER`. */
+export function errorType(error: unknown): string {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  if (typeof code === "string" && code) return code;
+  return typeof name === "string" && name ? name : "_OTHER";
+}
+
+/** Wraps a started span. */
+export function tracedSpan(span: OtelSpan, redact: Redactor): TracedSpan {
+  let context: OtelContext | undefined;
+  return {
+    span,
+    get context() {
+      context ??= contextWithSpan(span);
+      return context;
+    },
+    set: (attributes) => void span.setAttributes(cleanAttributes(attributes, redact)),
+    event: (name, attributes = {}) => void span.addEvent(name, cleanAttributes(attributes, redact)),
+    end(error) {
+      if (error !== undefined) {
+        const type = errorType(error);
+        span.setAttributes({ "error.type": type });
+        span.setStatus({ code: STATUS_ERROR, message: type });
+      }
+      span.end();
+    },
+  };
+}
