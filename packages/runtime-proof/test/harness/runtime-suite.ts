@@ -14,6 +14,18 @@ import { endpointsOf, startProofSimulator, UPLOAD_CHUNK } from "./simulator.ts";
 
 const UPLOAD_SIZE = 60 * 1024 * 1024;
 
+/** A span as the tracing scenario reports it. */
+interface TracedSpanOut {
+  name: string;
+  kind: number;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  attributes: Record<string, unknown>;
+  status: number;
+  scope: string;
+}
+
 let expectedSha256: string | undefined;
 /** SHA-256 of the 60 MiB payload, computed here from the same generator the scenarios use. */
 function payloadSha256(): string {
@@ -161,6 +173,43 @@ export function describeRuntime(runtime: Runtime, options: { skip?: boolean } = 
         // Bun, which both honour "node"); a Worker or browser bundle gets Web Crypto.
         expect(out["cryptoBackend"]).toBe(runtime === "workerd" || runtime === "chromium" ? "web" : "node");
       });
+    });
+
+    it("OpenTelemetry: providers passed in record the operation, its CLIENT span and the metrics; traceparent reaches the service", async (ctx) => {
+      if (skipBrowser) ctx.skip();
+      const out = output(await run("tracing"), runtime);
+      const spans = out["spans"] as TracedSpanOut[];
+      const operation = spans.find((span) => span.name === "promotions.create");
+      const post = spans.find((span) => span.name === "POST /v1/promotions");
+      expect(operation).toMatchObject({
+        kind: 0,
+        parentSpanId: null,
+        scope: "@promo-review/promotions-core",
+        attributes: { "promo_review.correlation_id": out["correlationId"] },
+      });
+      expect(post).toMatchObject({
+        kind: 2,
+        traceId: operation?.traceId,
+        parentSpanId: operation?.spanId,
+        attributes: {
+          "http.request.method": "POST",
+          "url.template": "/v1/promotions",
+          "http.response.status_code": 201,
+          "server.address": "127.0.0.1",
+        },
+      });
+      // The service received the CLIENT span's context, sampled.
+      const seen = sim.control
+        .requests()
+        .find(
+          (r) =>
+            r.method === "POST" && r.path === "/v1/promotions" && r.correlationId === out["correlationId"],
+        );
+      expect(seen?.headers["traceparent"]).toBe(`00-${post?.traceId}-${post?.spanId}-01`);
+      expect(out["metrics"]).toContainEqual(
+        expect.objectContaining({ name: "http.client.request.duration", unit: "s" }),
+      );
+      expect(JSON.stringify(out)).not.toContain(sim.apiKey);
     });
 
     it("sdk facade: creates a promotion from text and reads its decision", async (ctx) => {
