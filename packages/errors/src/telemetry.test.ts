@@ -100,6 +100,17 @@ describe("no configured secret reaches a span, an event or a metric", () => {
   });
 });
 
+describe("an error's code is the service's text: redacted too", () => {
+  it("a code that echoes the key leaves error.type and the status message without it", async () => {
+    const telemetry = telemetryFrom({ tracerProvider: recording.tracerProvider }, scope);
+    const echoed = Object.assign(new Error("refused"), { code: `E_${SECRET}` });
+    await expect(traced(telemetry, "op", {}, async () => Promise.reject(echoed))).rejects.toBe(echoed);
+    const [span] = recording.spansNamed("op");
+    expect(span?.attributes["error.type"]).toBe("E_[REDACTED]");
+    expect((await recording.everyString()).join("\n")).not.toContain(SECRET);
+  });
+});
+
 describe("metrics", () => {
   it("creates each instrument once and records on it", async () => {
     const telemetry = telemetryFrom({ meterProvider: recording.meterProvider }, scope);

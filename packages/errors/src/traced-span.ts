@@ -57,7 +57,9 @@ export function tracedSpan(span: OtelSpan, redact: Redactor): TracedSpan {
     event: (name, attributes = {}) => void span.addEvent(name, cleanAttributes(attributes, redact)),
     end(error) {
       if (error !== undefined) {
-        const type = errorType(error);
+        // Redacted like every other string: an error's code is the service's text (a hostile service
+        // can echo the key into it).
+        const type = redact(errorType(error));
         span.setAttributes({ "error.type": type });
         span.setStatus({ code: STATUS_ERROR, message: type });
       }
