@@ -86,15 +86,31 @@ describe("one CLIENT span per request sent, as the stable HTTP client convention
     expect(span?.status.code).toBe(STATUS.unset);
   });
 
-  it("named `{method}` alone without a template; parented on the caller's active span without an operation", async () => {
+  it("without `urlTemplate`: a path holding no id is its own template, any other is named `{method}` alone", async () => {
+    const { otel, service, client } = await traced_client();
+    service.on(/GET/, json(200, {}));
+    const id = "3f2a1c4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
+    await client.request("/v1/channels?page=2");
+    await client.request(`/v1/promotions/${id}`);
+    await client.request("/v1/promotions/p-1");
+    await client.request(`${service.url}/v1/links/imports`);
+    expect(clientSpans(otel).map((s) => [s.name, s.attributes["url.template"]])).toEqual([
+      ["GET /v1/channels", "/v1/channels"],
+      ["GET", undefined],
+      ["GET", undefined],
+      // An absolute URL (a service-given `statusUrl`) is never taken for a template.
+      ["GET", undefined],
+    ]);
+  });
+
+  it("without an operation, the CLIENT span is a child of the caller's active span", async () => {
     const { otel, service, client } = await traced_client();
     service.on(/GET \/v1\/channels/, json(200, {}));
     await insideActiveSpan(otel.tracerProvider, "caller", () => client.request("/v1/channels"));
     const [caller] = otel.spansNamed("caller");
     const [span] = clientSpans(otel);
-    expect(span?.name).toBe("GET");
-    expect(span?.attributes["url.template"]).toBeUndefined();
     expect(span?.parentSpanContext?.spanId).toBe(caller?.spanContext().spanId);
+    expect(span?.parentSpanContext?.traceId).toBe(caller?.spanContext().traceId);
   });
 
   it("a method the conventions do not know is `_OTHER`, its own name in `method_original`, the span `HTTP`", async () => {
@@ -258,9 +274,13 @@ describe("a redirect hop is a request of its own: its span, and a resend", () =>
     service.on(/GET \/v1\/new/, json(200, {}));
     await underOperation(client, (operation) => client.request("/v1/old", { operation }));
     const [hop, landed] = clientSpans(otel);
+    // The request's template names the URL asked for, not where the redirect led.
+    expect([hop?.name, landed?.name]).toEqual(["GET /v1/old", "GET"]);
+    expect(landed?.attributes["url.template"]).toBeUndefined();
     expect(hop?.attributes).toMatchObject({
       "http.response.status_code": 302,
       "url.full": `${service.url}/v1/old`,
+      "url.template": "/v1/old",
     });
     expect(hop?.attributes["error.type"]).toBeUndefined();
     expect(hop?.status.code).toBe(STATUS.unset);
