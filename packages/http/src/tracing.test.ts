@@ -18,6 +18,7 @@ import {
 } from "../../../testing/hostile-server.ts";
 import { insideActiveSpan, type RecordingTelemetry, recordingTelemetry } from "../../../testing/otel.ts";
 import { createHttpClient, type HttpClient, type HttpClientOptions, type RequestBudget } from "./index.js";
+import { spanUrl } from "./trace-attempt.js";
 
 // A pass-through spy: every test below runs the real `telemetryFrom`, and the "no provider" rule
 // checks it was never called.
@@ -317,6 +318,13 @@ describe("`url.full` never carries a credential or a signature", () => {
     const strings = (await otel.everyString()).join("\n");
     for (const secret of [apiKey, "s3cr3tsig0123", "t0k3nvalue", "AKIAKEYID42"])
       expect(strings).not.toContain(secret);
+  });
+
+  it("user info becomes the conventions' `REDACTED:REDACTED`, and the fragment (never sent) is left out", () => {
+    expect(spanUrl("https://ana:pw0rd@files.example.com/f/1?AWSAccessKeyId=AKIA9&part=2#at-secret")).toBe(
+      "https://REDACTED:REDACTED@files.example.com/f/1?AWSAccessKeyId=[REDACTED]&part=2",
+    );
+    expect(spanUrl("https://files.example.com/a@b/c")).toBe("https://files.example.com/a@b/c");
   });
 });
 
