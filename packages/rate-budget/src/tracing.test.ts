@@ -222,6 +222,31 @@ describe("a 429 learned pauses the key: the next wait is a pause's, and the paus
   });
 });
 
+describe("a pause that comes while a request waits for its window makes its wait a pause's", () => {
+  it("the ticket and the span say paused, the span's rule stays the full window's", async () => {
+    const { budget, otel } = traced();
+    (await budget.acquire(GET, { ticket: true })).settle();
+    const waiting = budget.acquire(GET, { ticket: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const answer = new Response(null, { status: 429, headers: { "Retry-After": "1" } });
+    expect(await budget.learn(answer, GET)).toBe(1000);
+    const ticket = await waiting;
+    ticket.settle();
+    expect(ticket.waited?.reason).toBe("paused");
+    expect(ticket.waited!.ms).toBeGreaterThan(1000);
+    const [wait] = otel.spansNamed(WAIT);
+    expect(wait!.attributes).toMatchObject({
+      "promo_review.budget.rule": "shared",
+      "promo_review.budget.wait_reason": "paused",
+    });
+    const points = await waitPoints(otel);
+    expect(points.map((p) => p.attributes["promo_review.budget.wait_reason"]).sort()).toEqual([
+      "none",
+      "paused",
+    ]);
+  });
+});
+
 describe("promo_review.budget.wait.duration: one point per acquisition, 0 included", () => {
   it("counts every acquisition, by rule and reason (none when admitted at once)", async () => {
     const { budget, otel } = traced({
