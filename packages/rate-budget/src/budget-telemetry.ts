@@ -68,7 +68,7 @@ const REASON = "promo_review.budget.wait_reason";
 
 const WAIT_INSTRUMENT: OtelInstrumentOptions = {
   unit: "s",
-  description: "Time an acquisition waited for the rate budget (0 when admitted at once)",
+  description: "Time waited for the rate budget",
   // Seconds: admitted at once (0), a store's round trip, a window's turn (up to a minute), a pause
   // (up to the one-hour bound on a server's Retry-After).
   advice: {
@@ -77,7 +77,7 @@ const WAIT_INSTRUMENT: OtelInstrumentOptions = {
 };
 const PAUSES_INSTRUMENT: OtelInstrumentOptions = {
   unit: "{pause}",
-  description: "429 answers learned by the rate budget, each pausing the whole key",
+  description: "429s that paused the rate budget",
 };
 
 /**
