@@ -200,6 +200,24 @@ describe("a 429 learned pauses the key: the next wait is a pause's, and the paus
     for (const s of strings) expect(s).not.toContain(sim().apiKey);
   });
 
+  it("a resend that did not wait (Retry-After: 0) puts promo_review.retry on the operation span, and records no wait span", async () => {
+    const { budget, otel } = traced({ baseUrl: sim().baseUrl, budgets: undefined, onThrottled: "retry" });
+    sim().control.addFault({ route: "GET /v1/channels", kind: "rate-limit", retryAfterSeconds: 0, count: 1 });
+    const operation = operationSpan(otel, "channels.list");
+    const apiFetch = budgetedFetch(budget, (request) => fetch(request), { operation });
+    const response = await apiFetch(`${sim().baseUrl}/v1/channels`, {
+      headers: { Authorization: `Bearer ${sim().apiKey}`, "X-External-User-ID": sim().externalUserId },
+    });
+    operation.end();
+    expect(response.status).toBe(200);
+    expect(otel.spansNamed(WAIT)).toEqual([]);
+    const [ended] = otel.spansNamed("channels.list");
+    expect(ended!.events.map((e) => [e.name, e.attributes])).toEqual([
+      ["promo_review.retry", { "promo_review.retry_after_ms": 0 }],
+    ]);
+    expect((await otel.metrics()).get(PAUSES)?.[0]?.value).toBe(1);
+  });
+
   it("throw mode: the 429 goes back to the caller, the next request's wait says paused", async () => {
     const { budget, otel } = traced({ baseUrl: sim().baseUrl, budgets: undefined });
     sim().control.addFault({ route: "GET /v1/channels", kind: "rate-limit", retryAfterSeconds: 1, count: 1 });
