@@ -60,8 +60,11 @@ export interface BudgetTelemetry {
   paused(windows: readonly WindowSpec[] | undefined): void;
 }
 
+/** The span of an acquisition that waited. */
 export const WAIT_SPAN = "promo_review.budget.wait";
+/** The histogram of every acquisition's wait, in seconds. */
 export const WAIT_METRIC = "promo_review.budget.wait.duration";
+/** The counter of 429s learned. */
 export const PAUSES_METRIC = "promo_review.budget.pauses";
 const RULE = "promo_review.budget.rule";
 const REASON = "promo_review.budget.wait_reason";
