@@ -7,8 +7,10 @@
  */
 import { redactorFor } from "@promo-review/errors/internal";
 import {
+  cleanAttributes,
   errorType,
   type OtelAttributes,
+  type OtelHistogram,
   type OtelInstrumentOptions,
   SPAN_KIND,
   type TelemetryOptions,
@@ -58,15 +60,18 @@ export interface BudgetTelemetry {
   paused(windows: readonly WindowSpec[] | undefined): void;
 }
 
+/** The span of an acquisition that waited. */
 export const WAIT_SPAN = "promo_review.budget.wait";
+/** The histogram of every acquisition's wait, in seconds. */
 export const WAIT_METRIC = "promo_review.budget.wait.duration";
+/** The counter of 429s learned. */
 export const PAUSES_METRIC = "promo_review.budget.pauses";
 const RULE = "promo_review.budget.rule";
 const REASON = "promo_review.budget.wait_reason";
 
 const WAIT_INSTRUMENT: OtelInstrumentOptions = {
   unit: "s",
-  description: "Time an acquisition waited for the rate budget (0 when admitted at once)",
+  description: "Time waited for the rate budget",
   // Seconds: admitted at once (0), a store's round trip, a window's turn (up to a minute), a pause
   // (up to the one-hour bound on a server's Retry-After).
   advice: {
@@ -75,7 +80,7 @@ const WAIT_INSTRUMENT: OtelInstrumentOptions = {
 };
 const PAUSES_INSTRUMENT: OtelInstrumentOptions = {
   unit: "{pause}",
-  description: "429 answers learned by the rate budget, each pausing the whole key",
+  description: "429s that paused the rate budget",
 };
 
 /**
@@ -98,14 +103,26 @@ export function budgetTelemetry(
   options: TelemetryOptions,
   secrets: readonly string[],
 ): BudgetTelemetry | undefined {
-  if (!options.tracerProvider && !options.meterProvider) return undefined;
-  const telemetry = telemetryFrom(options, {
-    name: "@promo-review/rate-budget",
-    version: RATE_BUDGET_VERSION,
-    redact: redactorFor(secrets),
-  });
+  const { tracerProvider, meterProvider } = options;
+  if (!tracerProvider && !meterProvider) return undefined;
+  const redact = redactorFor(secrets);
+  const scope = { name: "@promo-review/rate-budget", version: RATE_BUDGET_VERSION };
+  const telemetry = telemetryFrom(options, { ...scope, redact });
   if (telemetry === undefined) return undefined;
-  // One attribute set per rule and reason, built once: the hot path allocates none.
+  // The histogram takes a point per acquisition, so it is held here rather than reached through
+  // `telemetry.record`, which cleans and redacts its attributes on every call (microseconds: more
+  // than the whole admission). Its attribute sets are few (rule x reason) and fixed: each is cleaned
+  // and redacted once, when first used, and the hot path allocates and redacts nothing.
+  let histogram: OtelHistogram | undefined;
+  const waitHistogram = (): OtelHistogram | undefined => {
+    if (!meterProvider) return undefined;
+    histogram ??= meterProvider
+      .getMeter(scope.name, scope.version)
+      .createHistogram(WAIT_METRIC, WAIT_INSTRUMENT);
+    return histogram;
+  };
+  const admittedAtOnce = new WeakMap<readonly WindowSpec[], OtelAttributes>();
+  // One attribute set per rule and reason.
   const ruleOf = new WeakMap<readonly WindowSpec[], string>();
   const rule = (windows: readonly WindowSpec[]): string => {
     let name = ruleOf.get(windows);
@@ -120,23 +137,31 @@ export function budgetTelemetry(
     const key = `${reason} ${name}`;
     let set = attributeSets.get(key);
     if (set === undefined) {
-      set = { [RULE]: name, [REASON]: reason };
+      set = cleanAttributes({ [RULE]: name, [REASON]: reason }, redact);
       attributeSets.set(key, set);
     }
     return set;
   };
   const record = (name: string, reason: WaitReason | "none", ms: number, error: unknown) => {
     const base = attributes(name, reason);
-    telemetry.record(
-      WAIT_METRIC,
-      WAIT_INSTRUMENT,
+    waitHistogram()?.record(
       ms / 1000,
-      error === undefined ? base : { ...base, "error.type": errorType(error) },
+      error === undefined ? base : cleanAttributes({ ...base, "error.type": errorType(error) }, redact),
     );
   };
   return {
     measured(windows, ms, error) {
-      record(rule(windows), "none", ms, error);
+      if (error !== undefined || ms !== 0) {
+        record(rule(windows), "none", ms, error);
+        return;
+      }
+      // The hot path: one lookup by the request's windows (an array the budget reuses), no string built.
+      let set = admittedAtOnce.get(windows);
+      if (set === undefined) {
+        set = attributes(rule(windows), "none");
+        admittedAtOnce.set(windows, set);
+      }
+      waitHistogram()?.record(0, set);
     },
     waitStarted(windows, wait, parent, retryAfterMs) {
       const span = telemetry.startSpan(
@@ -151,7 +176,10 @@ export function budgetTelemetry(
     waitEnded(windows, wait, ms, error) {
       const name = wait.rule ?? rule(windows);
       if (wait.span) {
-        wait.span.set({ [RULE]: name, [REASON]: wait.reason, "promo_review.budget.wait_ms": ms });
+        // The rule and reason were set at the start; a pause that came during a window's wait changes
+        // the reason (a string to redact: set only then).
+        const waitMs = { "promo_review.budget.wait_ms": ms };
+        wait.span.set(wait.reason === "paused" ? { [REASON]: "paused", ...waitMs } : waitMs);
         wait.span.end(error);
       }
       record(name, wait.reason, ms, error);
