@@ -7,7 +7,7 @@
  */
 
 import { localValidationError } from "@promo-review/errors/internal";
-import { type OtelAttributes, type Telemetry, type TracedSpan, traced } from "@promo-review/errors/telemetry";
+import { type TracedSpan, traced } from "@promo-review/errors/telemetry";
 import type {
   HttpClient,
   HttpClientSource,
@@ -37,12 +37,13 @@ import {
   submitResponseSchema,
 } from "./schemas/responses.js";
 import {
+  EVALUATION,
+  type Ids,
   idAttributes,
-  PROMOTION_TEMPLATE,
-  PROMOTIONS_TEMPLATE,
+  PROMOTION,
+  PROMOTIONS,
   telemetryOf,
-  uuidOrNone,
-  VERSION_TEMPLATE,
+  VERSION,
 } from "./telemetry.js";
 import type {
   CreatePromotionRequest,
@@ -179,8 +180,6 @@ interface Shared {
   /** Whether request bodies are checked before sending (`options.validate`, default true). */
   validate: boolean;
   uploadWait: UploadWaitOptions;
-  /** The client's telemetry, `undefined` without a provider (then no span code runs). */
-  telemetry: Telemetry | undefined;
 }
 
 /** What the spec states about an answer, as a schema it must keep. */
@@ -193,23 +192,13 @@ const withId = (op: OperationOptions = {}) => ({
 });
 
 /**
- * `/v1/promotions/{promotionId}`, the id checked to be a uuid first (so a typo costs no request). A
- * uuid holds only hex digits and hyphens: it needs no encoding.
+ * `template` (a spec path such as `/v1/promotions/{promotionId}/versions/{versionId}`) with each id
+ * checked to be a uuid, in order (so a typo costs no request), and put in: a uuid holds only hex digits
+ * and hyphens, so it needs no encoding. A missing `versionId` (from JavaScript) is refused, never read
+ * as "the promotion": `/v1/promotions/{id}/submit` is no spec path.
  */
-function promotionPath(promotionId: string): string {
-  validateId(promotionId, "promotionId");
-  return `/v1/promotions/${promotionId}`;
-}
-
-/**
- * `/v1/promotions/{promotionId}/versions/{versionId}`, both ids checked. A missing `versionId` (from
- * JavaScript) is refused, never read as "the promotion": `/v1/promotions/{id}/submit` is no spec path.
- */
-function versionPath(promotionId: string, versionId: string): string {
-  const promotion = promotionPath(promotionId);
-  validateId(versionId, "versionId");
-  return `${promotion}/versions/${versionId}`;
-}
+const fill = (template: string, ids: Ids): string =>
+  template.replace(/\{(\w+)\}/g, (_, field: string) => validateId(ids[field as keyof Ids], field));
 
 /**
  * What one request of an operation adds to the defaults: its method, body and retry safety, and, when
@@ -252,25 +241,18 @@ async function postWaitingForUploads<T>(
   shared: Shared,
   operation: string,
   schema: AnswerSchema,
-  url: string,
+  [url, urlTemplate]: [url: string, template: string],
   op: OperationOptions,
   json: unknown,
   what: string,
-  init: CallInit,
+  span: TracedSpan | undefined,
 ) {
   const correlationId = op.correlationId ?? newCorrelationId();
+  const init = { method: "POST", json, operation: span, urlTemplate };
   try {
     return await sendWaitingForUploads(
-      () =>
-        call<T>(
-          shared.http,
-          operation,
-          schema,
-          url,
-          { ...op, correlationId },
-          { ...init, method: "POST", json },
-        ),
-      { ...shared.uploadWait, operation, span: init.operation },
+      () => call<T>(shared.http, operation, schema, url, { ...op, correlationId }, init),
+      { ...shared.uploadWait, operation, span },
       op.signal,
     );
   } catch (error) {
@@ -290,13 +272,12 @@ async function createPromotion(
     shared,
     "promotions.create",
     createPromotionResponseSchema,
-    PROMOTIONS_TEMPLATE,
+    [PROMOTIONS, PROMOTIONS],
     op,
     sent,
     "The promotion",
-    { operation: span, urlTemplate: PROMOTIONS_TEMPLATE },
+    span,
   );
-  span?.set(idAttributes(data.promotionId, data.versionId));
   // The spec's response variants: tags may be missing or empty, publicId may be absent.
   const result = {
     ...data,
@@ -304,37 +285,6 @@ async function createPromotion(
     tags: Array.isArray(data.tags) ? data.tags : [],
   };
   return withResponse(result, data.$response);
-}
-
-/** Reads an evaluation back, at `evaluationPath` when one is configured. */
-async function readEvaluation(
-  shared: Shared,
-  promotionId: string,
-  versionId: string,
-  evaluationId: string,
-  op?: OperationOptions,
-  span?: TracedSpan,
-): Promise<WithResponse<EvaluationRecord>> {
-  const version = versionPath(promotionId, versionId);
-  validateId(evaluationId, "evaluationId");
-  const { evaluationPath } = shared.options;
-  const url = evaluationPath
-    ? evaluationPath(promotionId, versionId, evaluationId)
-    : `${version}/evaluations/${evaluationId}`;
-  const record = await call<EvaluationRecord>(
-    shared.http,
-    "promotions.evaluation",
-    evaluationRecordResponseSchema,
-    url,
-    op,
-    // A configured path has no template the spec states: the CLIENT span is named by its method.
-    {
-      operation: span,
-      urlTemplate: evaluationPath ? undefined : `${VERSION_TEMPLATE}/evaluations/{evaluationId}`,
-    },
-  );
-  span?.set({ "promo_review.evaluation.status": record.status });
-  return record;
 }
 
 /** Replies to a comment, at `commentReplyPath` when one is configured. */
@@ -350,12 +300,11 @@ async function replyToComment(
   }
   const { commentReplyPath } = shared.options;
   const url = commentReplyPath ? commentReplyPath(commentId) : DEFAULT_REPLY_PATH;
-  const reply = await postCommentReply(shared.http, url, commentId, body, withId(op), {
+  // A configured path has no template the spec states: the CLIENT span is named by its method.
+  return postCommentReply(shared.http, url, commentId, body, withId(op), {
     operation: span,
-    urlTemplate: commentReplyPath ? undefined : DEFAULT_REPLY_PATH,
+    urlTemplate: commentReplyPath ? undefined : url,
   });
-  span?.set({ "promo_review.reply.attempts": reply.replyAttempts });
-  return reply;
 }
 
 /**
@@ -372,7 +321,6 @@ async function onLatest<T extends object>(
 ): Promise<WithResponse<T & OfLatest>> {
   const one = { ...withId(op), parentSpan: span };
   const promotion = await client.get(promotionId, one);
-  span?.set(idAttributes(promotionId, promotion.latestVersionId));
   const result = await step(promotion.latestVersionId, one);
   const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
   return withResponse(latest, result.$response);
@@ -404,16 +352,50 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
       timeoutMs: options.uploadWaitTimeoutMs ?? 120_000,
       intervalMs: options.uploadRetryDelayMs ?? 500,
     },
-    telemetry,
   };
   const { validate } = shared;
-  /** Runs `work` as operation `name`, under the caller's `parentSpan` (else the active span). */
-  const run = <T>(
+  /**
+   * Runs `work` as operation `promotions.<name>`, under the caller's `parentSpan` (else the active
+   * span), with the ids it was given and, once it answered, those its result names.
+   */
+  const run = <T extends object>(
     name: string,
-    attributes: OtelAttributes,
+    ids: Ids,
     op: OperationOptions | undefined,
     work: (span: TracedSpan | undefined) => Promise<T>,
-  ) => traced(telemetry, `promotions.${name}`, attributes, work, op?.parentSpan);
+  ) =>
+    traced(
+      telemetry,
+      `promotions.${name}`,
+      idAttributes(ids),
+      async (span) => {
+        const result = await work(span);
+        // A reply's own `commentId` is not the comment replied to, which the span already names.
+        span?.set(idAttributes({ ...result, commentId: undefined }));
+        return result;
+      },
+      op?.parentSpan,
+    );
+  /**
+   * Operation `name`: one request to the spec's `template` with `ids` put in, its answer checked
+   * against what the spec states (`schema`). `init` (the body, checked) is made once the ids are.
+   */
+  const send = <T>(
+    name: string,
+    schema: AnswerSchema,
+    template: string,
+    ids: Ids,
+    op: OperationOptions | undefined,
+    init?: () => CallInit,
+  ) =>
+    run(name, ids, op, (span) => {
+      const url = fill(template, ids);
+      return call<T>(http, `promotions.${name}`, schema, url, op, {
+        ...init?.(),
+        operation: span,
+        urlTemplate: template,
+      });
+    });
 
   const client: PromotionsClient = {
     http,
@@ -421,100 +403,95 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
 
     create: (body, op) => run("create", {}, op, (span) => createPromotion(shared, body, op, span)),
 
-    get: (promotionId, op) =>
-      run("get", idAttributes(promotionId), op, (span) =>
-        call<Promotion>(http, "promotions.get", promotionResponseSchema, promotionPath(promotionId), op, {
-          operation: span,
-          urlTemplate: PROMOTION_TEMPLATE,
-        }),
-      ),
+    get: (promotionId, op) => send<Promotion>("get", promotionResponseSchema, PROMOTION, { promotionId }, op),
 
     createVersion: (promotionId, body, op = {}) =>
-      run("createVersion", idAttributes(promotionId), op, async (span) => {
-        const url = `${promotionPath(promotionId)}/versions`;
-        const sent = validate ? validateNewVersion(body) : body;
-        const created = await postWaitingForUploads<NewVersionResult>(
+      run("createVersion", { promotionId }, op, (span) => {
+        const template = `${PROMOTION}/versions`;
+        const url = fill(template, { promotionId });
+        return postWaitingForUploads<NewVersionResult>(
           shared,
           "promotions.createVersion",
           newVersionResponseSchema,
-          url,
+          [url, template],
           op,
-          sent,
+          validate ? validateNewVersion(body) : body,
           "The new version",
-          { operation: span, urlTemplate: `${PROMOTION_TEMPLATE}/versions` },
+          span,
         );
-        span?.set(idAttributes(promotionId, created.versionId));
-        return created;
       }),
 
+    // The service documents submit as a safe retry, so it is retried like a GET.
     submit: (promotionId, versionId, body = {}, op) =>
-      run("submit", idAttributes(promotionId, versionId), op, async (span) => {
-        const url = `${versionPath(promotionId, versionId)}/submit`;
-        const sent = validate ? validateSubmit(body) : body;
-        // The service documents submit as a safe retry, so it is retried like a GET.
-        return call<SubmitResult>(http, "promotions.submit", submitResponseSchema, url, op, {
+      send<SubmitResult>(
+        "submit",
+        submitResponseSchema,
+        `${VERSION}/submit`,
+        { promotionId, versionId },
+        op,
+        () => ({
           method: "POST",
-          json: sent,
+          json: validate ? validateSubmit(body) : body,
           idempotent: true,
-          operation: span,
-          urlTemplate: `${VERSION_TEMPLATE}/submit`,
-        });
-      }),
+        }),
+      ),
 
     decision: (promotionId, versionId, op) =>
-      run("decision", idAttributes(promotionId, versionId), op, (span) =>
-        call<Decision>(
-          http,
-          "promotions.decision",
-          decisionResponseSchema,
-          `${versionPath(promotionId, versionId)}/decision`,
-          op,
-          { operation: span, urlTemplate: `${VERSION_TEMPLATE}/decision` },
-        ),
+      send<Decision>(
+        "decision",
+        decisionResponseSchema,
+        `${VERSION}/decision`,
+        { promotionId, versionId },
+        op,
       ),
 
     evaluate: (promotionId, versionId, op) =>
-      run("evaluate", idAttributes(promotionId, versionId), op, async (span) => {
-        const started = await call<EvaluationStarted>(
-          http,
-          "promotions.evaluate",
-          evaluationStartedResponseSchema,
-          `${versionPath(promotionId, versionId)}/evaluate`,
-          op,
-          { method: "POST", operation: span, urlTemplate: `${VERSION_TEMPLATE}/evaluate` },
-        );
-        span?.set({ "promo_review.evaluation_id": started.evaluationId });
-        return started;
-      }),
-
-    evaluation: (promotionId, versionId, evaluationId, op) =>
-      run(
-        "evaluation",
-        {
-          ...idAttributes(promotionId, versionId),
-          "promo_review.evaluation_id": uuidOrNone(evaluationId),
-        },
+      send<EvaluationStarted>(
+        "evaluate",
+        evaluationStartedResponseSchema,
+        `${VERSION}/evaluate`,
+        { promotionId, versionId },
         op,
-        (span) => readEvaluation(shared, promotionId, versionId, evaluationId, op, span),
+        () => ({ method: "POST" }),
       ),
+
+    // Read back at `evaluationPath` when one is configured (then no template: the spec shows none).
+    evaluation: (promotionId, versionId, evaluationId, op) =>
+      options.evaluationPath
+        ? run("evaluation", { promotionId, versionId, evaluationId }, op, (span) => {
+            fill(EVALUATION, { promotionId, versionId, evaluationId });
+            const url = options.evaluationPath!(promotionId, versionId, evaluationId);
+            return call<EvaluationRecord>(
+              http,
+              "promotions.evaluation",
+              evaluationRecordResponseSchema,
+              url,
+              op,
+              {
+                operation: span,
+              },
+            );
+          })
+        : send<EvaluationRecord>(
+            "evaluation",
+            evaluationRecordResponseSchema,
+            EVALUATION,
+            { promotionId, versionId, evaluationId },
+            op,
+          ),
 
     replyToComment: (commentId, body, op) =>
-      run(
-        "replyToComment",
-        { "promo_review.comment_id": typeof commentId === "string" ? commentId : undefined },
-        op,
-        (span) => replyToComment(shared, commentId, body, op, span),
-      ),
+      run("replyToComment", { commentId }, op, (span) => replyToComment(shared, commentId, body, op, span)),
 
     submitLatest: (promotionId, body = {}, op) =>
-      run("submitLatest", idAttributes(promotionId), op, (span) =>
+      run("submitLatest", { promotionId }, op, (span) =>
         onLatest(client, promotionId, op, span, (versionId, one) =>
           client.submit(promotionId, versionId, body, one),
         ),
       ),
 
     decisionOfLatest: (promotionId, op) =>
-      run("decisionOfLatest", idAttributes(promotionId), op, (span) =>
+      run("decisionOfLatest", { promotionId }, op, (span) =>
         onLatest(client, promotionId, op, span, (versionId, one) =>
           client.decision(promotionId, versionId, one),
         ),

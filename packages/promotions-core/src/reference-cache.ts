@@ -299,7 +299,6 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
   ): Promise<Fetched> {
     const running = filling.get(kind);
     const shared = running && (await joined(running, read.signal));
-    span?.set({ "promo_review.reference.joined": Boolean(shared) });
     return shared ?? fetchOwn(kind, read, span);
   }
 
@@ -375,7 +374,7 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
     }
   }
 
-  /** A read as operation `reference.<kind>`: whether it was served from the cache, and stale. */
+  /** A read as operation `reference.<kind>`, saying whether the cache served it (then nothing is sent). */
   const traceRead = <K extends ReferenceKind>(kind: K, o: ReferenceReadOptions | undefined) =>
     traced(
       telemetry,
@@ -383,8 +382,7 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
       {},
       async (span) => {
         const list = await read(kind, o, span);
-        const { fromCache, stale } = list as unknown as ReferenceList<K>;
-        span?.set({ "promo_review.reference.from_cache": fromCache, "promo_review.reference.stale": stale });
+        span?.set({ "promo_review.reference.from_cache": (list as { fromCache?: boolean }).fromCache });
         return list;
       },
       o?.parentSpan,
@@ -399,8 +397,7 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
       traced(
         telemetry,
         "reference.refresh",
-        // Only the four names: an array's strings are not redacted, so nothing else goes in.
-        { "promo_review.reference.kinds": kinds.filter((kind) => REFERENCE_KINDS.includes(kind)) },
+        {},
         async (span) => {
           await Promise.all(
             // The cached list stays until a good one replaces it, so a failed refresh loses nothing.

@@ -95,7 +95,7 @@ describe("an operation is one INTERNAL span under the caller's active span, each
     await client.submit(promotionId, versionId);
     await client.decision(promotionId, versionId);
     const { evaluationId } = await client.evaluate(promotionId, versionId);
-    const record = await client.evaluation(promotionId, versionId, evaluationId);
+    await client.evaluation(promotionId, versionId, evaluationId);
     const ids = { "promo_review.promotion_id": promotionId, "promo_review.version_id": versionId };
     const expected: [string, string, Record<string, unknown>][] = [
       [
@@ -114,11 +114,7 @@ describe("an operation is one INTERNAL span under the caller's active span, each
       [
         "promotions.evaluation",
         "GET /v1/promotions/{promotionId}/versions/{versionId}/evaluations/{evaluationId}",
-        {
-          ...ids,
-          "promo_review.evaluation_id": evaluationId,
-          "promo_review.evaluation.status": record.status,
-        },
+        { ...ids, "promo_review.evaluation_id": evaluationId },
       ],
     ];
     for (const [name, clientName, attributes] of expected) {
@@ -326,24 +322,19 @@ describe("reference data and comment replies are operations too", () => {
     await client.reference.channels();
     const [fetched, cached, ...more] = otel.spansNamed("reference.channels");
     expect(more).toEqual([]);
-    expect(fetched!.attributes).toMatchObject({
-      "promo_review.reference.joined": false,
+    expect(fetched!.attributes).toEqual({
       "promo_review.reference.from_cache": false,
-      "promo_review.reference.stale": false,
+      "promo_review.correlation_id": expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     expect(otel.childrenOf(fetched!).map((span) => span.name)).toEqual(["GET /v1/channels"]);
-    expect(cached!.attributes).toMatchObject({
-      "promo_review.reference.from_cache": true,
-      "promo_review.reference.stale": false,
-    });
+    expect(cached!.attributes).toMatchObject({ "promo_review.reference.from_cache": true });
     expect(otel.childrenOf(cached!)).toEqual([]);
     await client.reference.refresh(["jurisdictions"]);
     const refresh = only("reference.refresh");
-    expect(refresh.attributes["promo_review.reference.kinds"]).toEqual(["jurisdictions"]);
     expect(otel.childrenOf(refresh).map((span) => span.name)).toEqual(["GET /v1/jurisdictions"]);
   });
 
-  it("promotions.replyToComment: the comment id and the attempts it took", async () => {
+  it("promotions.replyToComment: the comment id, and one CLIENT span per attempt", async () => {
     const client = tracedClient();
     const { promotionId, versionId } = await client.create(simTextBody(sim()));
     const { evaluationId } = await client.evaluate(promotionId, versionId);
@@ -362,7 +353,6 @@ describe("reference data and comment replies are operations too", () => {
     const operation = only("promotions.replyToComment");
     expect(operation.attributes).toEqual({
       "promo_review.comment_id": commentId,
-      "promo_review.reply.attempts": reply.replyAttempts,
       "promo_review.correlation_id": reply.correlationId,
     });
     expect(otel.childrenOf(operation).map((span) => span.attributes["url.template"])).toEqual(

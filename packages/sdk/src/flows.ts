@@ -192,7 +192,11 @@ const stepOf = (options: { signal?: AbortSignal | undefined } & CallControl, spa
   parentSpan: span,
 });
 
-/** `promo_review.promotion_id` (and `version_id`), only when each is a uuid: ids are not secrets. */
+/**
+ * `promo_review.promotion_id` and `version_id` of `evaluateAndWait`, each only when it is a uuid (ids
+ * are not secrets, but a value passed by mistake never reaches a span). The other flows' steps carry
+ * their own ids.
+ */
 const idAttributes = (promotionId: unknown, versionId?: unknown): OtelAttributes => ({
   "promo_review.promotion_id": isUuid(promotionId) ? promotionId : undefined,
   "promo_review.version_id": isUuid(versionId) ? versionId : undefined,
@@ -207,9 +211,6 @@ export function createFlows(parts: FlowParts): Flows {
     attributes: OtelAttributes,
     work: (span: TracedSpan | undefined) => Promise<T>,
   ) => traced(telemetry, name, attributes, work);
-  /** The ids of a creation, set on the flow's span once known. */
-  const created = (span: TracedSpan | undefined, result: { promotionId: string; versionId: string }) =>
-    span?.set(idAttributes(result.promotionId, result.versionId));
 
   return {
     createFromFile: (source, options) =>
@@ -221,7 +222,6 @@ export function createFlows(parts: FlowParts): Flows {
           { ...options.promotion, fileFormat, uploadIds: [upload.uploadId] },
           stepOf(options, span),
         );
-        created(span, promotion);
         return { promotion, upload };
       }),
 
@@ -240,7 +240,6 @@ export function createFlows(parts: FlowParts): Flows {
           },
           stepOf(options, span),
         );
-        created(span, promotion);
         return { promotion, capture };
       }),
 
@@ -250,12 +249,11 @@ export function createFlows(parts: FlowParts): Flows {
           { ...options.promotion, fileFormat: "text", content },
           stepOf(options, span),
         );
-        created(span, promotion);
         return promotion;
       }),
 
     addVersionFromFile: (promotionId, source, options) =>
-      run("addVersionFromFile", idAttributes(promotionId), async (span) => {
+      run("addVersionFromFile", {}, async (span) => {
         // Checked before any byte moves: a bad id fails here, not after uploading the file.
         validateId(promotionId, "promotionId");
         const fileFormat = fileFormatOf(source, options);
@@ -265,15 +263,13 @@ export function createFlows(parts: FlowParts): Flows {
           { ...options.version, fileFormat, uploadIds: [upload.uploadId] },
           stepOf(options, span),
         );
-        created(span, { promotionId, versionId: version.versionId });
         return { version, upload };
       }),
 
     submitLatestAndDecide: (promotionId, options = {}) =>
-      run("submitLatestAndDecide", idAttributes(promotionId), async (span) => {
+      run("submitLatestAndDecide", {}, async (span) => {
         const submitted = await promotions.submitLatest(promotionId, options.body, stepOf(options, span));
         const decision = await promotions.decision(promotionId, submitted.versionId, stepOf(options, span));
-        created(span, { promotionId, versionId: submitted.versionId });
         return { submitted, decision };
       }),
 

@@ -65,14 +65,16 @@ describe("each flow is an operation span under the caller's, the package operati
     expect(flow.kind).toBe(INTERNAL);
     expect(flow.instrumentationScope.name).toBe("@promo-review/sdk");
     expect(flow.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
-    expect(flow.attributes).toEqual({
+    // The flow's result is the creation's: its correlation id; the ids are on the creation's span.
+    expect(flow.attributes).toEqual({ "promo_review.correlation_id": created.correlationId });
+    expect(namesUnder(flow)).toEqual(["promotions.create"]);
+    const create = only("promotions.create");
+    expect(create.instrumentationScope.name).toBe("@promo-review/promotions-core");
+    expect(create.attributes).toEqual({
       "promo_review.promotion_id": created.promotionId,
       "promo_review.version_id": created.versionId,
       "promo_review.correlation_id": created.correlationId,
     });
-    expect(namesUnder(flow)).toEqual(["promotions.create"]);
-    const create = only("promotions.create");
-    expect(create.instrumentationScope.name).toBe("@promo-review/promotions-core");
     expect(otel.childrenOf(create).map((span) => [span.name, span.kind])).toEqual([
       ["POST /v1/promotions", CLIENT],
     ]);
@@ -89,7 +91,7 @@ describe("each flow is an operation span under the caller's, the package operati
     );
     const flow = only("createFromLink");
     expect(namesUnder(flow)).toEqual(["links.capture", "promotions.create"]);
-    expect(flow.attributes["promo_review.promotion_id"]).toBe(promotion.promotionId);
+    expect(only("promotions.create").attributes["promo_review.promotion_id"]).toBe(promotion.promotionId);
     const capture = only("links.capture");
     const [post, ...polls] = namesUnder(capture);
     expect(post).toBe("POST /v1/links");
@@ -110,7 +112,8 @@ describe("each flow is an operation span under the caller's, the package operati
     otel.reset();
     await client.flows.submitLatestAndDecide(created.promotionId);
     const flow = only("submitLatestAndDecide");
-    expect(flow.attributes).toEqual({
+    expect(flow.attributes).toEqual({});
+    expect(only("promotions.submitLatest").attributes).toMatchObject({
       "promo_review.promotion_id": created.promotionId,
       "promo_review.version_id": created.versionId,
     });
