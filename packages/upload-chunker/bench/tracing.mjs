@@ -169,7 +169,8 @@ async function bench() {
     0,
   );
   const chunks = Math.ceil(SIZE / CHUNK);
-  if (spans.length !== RUNS || chunkEvents !== RUNS * chunks) {
+  const requests = exporter.getFinishedSpans().length - spans.length; // the http package's CLIENT spans
+  if (spans.length !== RUNS || chunkEvents !== RUNS * chunks || requests < RUNS * (chunks + 2)) {
     throw new Error(
       `recording: expected ${RUNS} spans and ${RUNS * chunks} chunk events, got ${spans.length} and ${chunkEvents}`,
     );
@@ -214,7 +215,7 @@ async function bench() {
     ``,
     `- none: \`createUploader({ filesUrl, apiKey, externalUserId })\`, no provider: no span or metric code runs.`,
     `- sampled-out: \`tracerProvider\` a \`BasicTracerProvider\` with \`AlwaysOffSampler\`, and a \`meterProvider\` (its throughput histogram recorded once per upload): the spans are started and dropped by the sampler; no event is kept.`,
-    `- recording: a \`BasicTracerProvider\` with a \`SimpleSpanProcessor\` into an \`InMemorySpanExporter\` and a \`MeterProvider\`: per upload one \`uploads.upload\` span with ${chunks} \`promo_review.upload.chunk\` events and one \`promo_review.upload.poll\` event, checked after the run. The CLIENT spans of each request are the http package's and count here once it makes them.`,
+    `- recording: a \`BasicTracerProvider\` with a \`SimpleSpanProcessor\` into an \`InMemorySpanExporter\` and a \`MeterProvider\`: per upload one \`uploads.upload\` span with ${chunks} \`promo_review.upload.chunk\` events and one \`promo_review.upload.poll\` event, checked after the run. Under each, the http package's CLIENT span per request (${chunks + 2}: the initiation, the chunks, the poll) and its \`http.client.request.duration\` points.`,
     `- The client is this process (the uploader sends \`Uint8Array\` chunks through node:http); its CPU is \`process.cpuUsage()\` over each upload; the sink is a child process that drains each chunk and answers its offset.`,
     `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}.`,
     `- Command: \`pnpm --filter @promo-review/upload-chunker bench\` (runs upload-1gib.mjs, then this), or \`node packages/upload-chunker/bench/tracing.mjs\` after a build; \`BENCH_TRACING_RUNS=15\` for more rounds.`,

@@ -25,6 +25,7 @@ import { UPLOAD_CHUNKER_VERSION } from "./version.js";
 const CHUNK = 64 * 1024;
 const SIZE = 5 * CHUNK + 1000; // six chunks, the last one short
 const INTERNAL = 0;
+const CLIENT = 2;
 let sim: Simulator;
 let otel: RecordingTelemetry;
 
@@ -65,6 +66,12 @@ function uploadSpan(): ReadableSpan {
   const spans = otel.spansNamed("uploads.upload");
   expect(spans).toHaveLength(1);
   return spans[0]!;
+}
+
+/** The CLIENT spans under `span`, in the order they started. */
+function requestsUnder(span: ReadableSpan): ReadableSpan[] {
+  const at = (s: ReadableSpan) => s.startTime[0] * 1e9 + s.startTime[1];
+  return otel.childrenOf(span).sort((a, b) => at(a) - at(b));
 }
 
 /** The span's events named `name`, as their attributes. */
@@ -158,6 +165,27 @@ describe("uploads.upload: one INTERNAL operation span per upload", () => {
 });
 
 describe("its requests: the initiation, each chunk PUT and each poll name the operation and the spec's template", () => {
+  it("the span tree: under the upload's span, one CLIENT span per request, named by the spec's template", async () => {
+    const result = await tracedUploader().upload(fileOf(), {});
+    const span = uploadSpan();
+    const requests = requestsUnder(span);
+    const polls = eventsOf(span, "promo_review.upload.poll").length;
+    expect(requests.map((r) => r.name)).toEqual([
+      "POST /v1/uploads",
+      ...rangesOf(SIZE).map(() => "PUT /v1/uploads/{uploadId}"),
+      ...Array.from({ length: polls }, () => "GET /v1/uploads/{uploadId}"),
+    ]);
+    expect(requests.every((r) => r.kind === CLIENT)).toBe(true);
+    const put = requests[1]!;
+    expect(put.attributes).toMatchObject({
+      "http.request.method": "PUT",
+      "url.template": "/v1/uploads/{uploadId}",
+      "url.full": `${sim.filesUrl}/v1/uploads/${result.uploadId}`,
+    });
+    // The whole trace is the caller's: no span of this upload outside the tree.
+    expect(otel.spans()).toHaveLength(1 + requests.length);
+  });
+
   it("POST /v1/uploads, then PUT and GET /v1/uploads/{uploadId}, each given the upload's span", async () => {
     const sent: { method: string; urlTemplate: string | undefined; operation: unknown }[] = [];
     const real = createHttpClient({
@@ -224,6 +252,15 @@ describe("promo_review.upload.chunk: one event per chunk attempt, with its range
       chunk(3 * CHUNK, 4 * CHUNK, 2, "acknowledged"),
       ...rangesOf(SIZE, 4 * CHUNK).map(([start, end]) => chunk(start, end, 1, "acknowledged")),
     ]);
+    // Its two PUTs are two CLIENT spans, the first one failed with the 503.
+    const puts = requestsUnder(uploadSpan()).filter((r) => r.name.startsWith("PUT "));
+    expect(puts).toHaveLength(rangesOf(SIZE).length + 1);
+    expect(puts[3]!.attributes).toMatchObject({
+      "http.response.status_code": 503,
+      "error.type": retried["error.type"],
+    });
+    expect(puts[3]!.status.code).toBe(2);
+    expect(puts[4]!.status.code).not.toBe(2);
     // What the service saw agrees: the fourth range was sent twice, the first time refused.
     expect(chunkPuts(sim, result.uploadId).filter((p) => p.range.startsWith(`bytes ${3 * CHUNK}-`))).toEqual([
       expect.objectContaining({ status: 503 }),
@@ -377,7 +414,17 @@ describe("no secret, upload token or file name in any span, event or metric", ()
       .filter((r) => r.method === "PUT" && r.path === `/v1/uploads/${result.uploadId}`);
     expect(puts.length).toBeGreaterThan(SIZE / CHUNK);
     expect(puts.every((r) => r.query["token"] !== undefined)).toBe(true);
-    expect(uploadSpan().attributes["promo_review.upload_id"]).toBe(result.uploadId);
+    const span = uploadSpan();
+    expect(span.attributes["promo_review.upload_id"]).toBe(result.uploadId);
+    // Every chunk's CLIENT span names the template, and its url.full has the token's value removed.
+    const chunkSpans = requestsUnder(span).filter((r) => r.name.startsWith("PUT "));
+    expect(chunkSpans.length).toBe(puts.length);
+    for (const chunkSpan of chunkSpans) {
+      expect(chunkSpan.name).toBe("PUT /v1/uploads/{uploadId}");
+      expect(chunkSpan.attributes["url.full"]).toBe(
+        `${sim.filesUrl}/v1/uploads/${result.uploadId}?token=[REDACTED]`,
+      );
+    }
     const strings = await otel.everyString();
     expect(strings.length).toBeGreaterThan(10);
     for (const secret of [sim.apiKey, token, fileName, "Jane Doe"]) {
