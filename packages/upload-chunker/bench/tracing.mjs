@@ -6,13 +6,17 @@
  *               provider: what production pays for the unsampled majority of its uploads
  *   recording   every span and event recorded in memory (SimpleSpanProcessor, InMemorySpanExporter)
  *               and the throughput histogram collected: the most tracing can cost
- * The server is a minimal sink in a child process (it drains each chunk and answers), so the
- * benchmark's own process is the client alone and its CPU is the uploader's. The modes run
- * interleaved, once each per round; each ratio to `none` is taken within a round, then its median.
+ * Two scenarios: a large upload (256 MiB in 8 MiB chunks, the figure a user reads) and many small
+ * chunks (4 MiB in 64 KiB chunks, 15 rounds), where the per-chunk cost of tracing (an event, a CLIENT
+ * span) is not lost among the bytes. The server is a minimal sink in a child process (it drains each
+ * chunk and answers), so the benchmark's own process is the client alone and its CPU is the
+ * uploader's. The modes run interleaved, once each per round; each ratio to `none` is taken within a
+ * round, then its median.
  *
  * Environment: BENCH_TRACING_SIZE (bytes, default 256 MiB), BENCH_TRACING_CHUNK (bytes, default
- * 8 MiB), BENCH_TRACING_RUNS (rounds, default 9), BENCH_SMOKE=1 (16 MiB in 4 MiB chunks, one round,
- * written to the smoke folder: see scripts/bench-output.mjs).
+ * 8 MiB), BENCH_TRACING_RUNS (rounds, default 9) for the large scenario; BENCH_SMOKE=1 (16 MiB in
+ * 4 MiB chunks and 1 MiB in 64 KiB chunks, one round each, written to the smoke folder: see
+ * scripts/bench-output.mjs).
  *
  * Run with `sink` as its argument, this file is the sink server (it prints its port).
  */
@@ -83,12 +87,21 @@ async function bench() {
     await import("@opentelemetry/sdk-metrics");
 
   const MiB = 1024 * 1024;
+  const KiB = 1024;
   const SIZE = Number(process.env.BENCH_TRACING_SIZE ?? sized(256 * MiB, 16 * MiB));
   const CHUNK = Number(process.env.BENCH_TRACING_CHUNK ?? sized(8 * MiB, 4 * MiB));
   const RUNS = Number(process.env.BENCH_TRACING_RUNS ?? sized(9, 1));
+  // The second scenario puts the per-chunk cost (an event, a CLIENT span) where it can be seen: many
+  // small chunks, whose bytes cost little next to their requests.
+  const scenarios = [
+    { name: "large", size: SIZE, chunk: CHUNK, runs: RUNS },
+    { name: "small chunks", size: sized(4 * MiB, MiB), chunk: 64 * KiB, runs: sized(15, 1) },
+  ];
   const loadAtStart = loadavg()[0];
 
-  const child = fork(fileURLToPath(import.meta.url), ["sink", String(CHUNK)], { stdio: "inherit" });
+  // The sink's limit is the largest chunk; each scenario asks for its own with `chunkSize`.
+  const largest = Math.max(...scenarios.map((s) => s.chunk));
+  const child = fork(fileURLToPath(import.meta.url), ["sink", String(largest)], { stdio: "inherit" });
   const { port } = await new Promise((resolve, reject) => {
     child.once("message", resolve);
     child.once("exit", (code) => reject(new Error(`the sink exited with ${code}`)));
@@ -102,7 +115,6 @@ async function bench() {
     });
   const exporter = new InMemorySpanExporter();
   const recordingReader = metricReader();
-  const recordingMeter = new MeterProvider({ readers: [recordingReader] });
   const providers = {
     none: {},
     "sampled-out": {
@@ -114,7 +126,7 @@ async function bench() {
     },
     recording: {
       tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-      meterProvider: recordingMeter,
+      meterProvider: new MeterProvider({ readers: [recordingReader] }),
     },
   };
   const modes = Object.keys(providers);
@@ -130,60 +142,6 @@ async function bench() {
     ]),
   );
 
-  // Random-looking bytes are not needed: nothing inspects them. One buffer, shared by every upload.
-  const bytes = new Uint8Array(SIZE).fill(7);
-  const results = Object.fromEntries(modes.map((mode) => [mode, []]));
-
-  /** One upload; its time (initiation to the completed poll) and the client's CPU over it. */
-  async function run(mode) {
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    await uploaders[mode].upload(bytes, { fileName: "bench.mp4", contentType: "video/mp4" });
-    const ms = performance.now() - started;
-    const used = process.cpuUsage(cpu);
-    return { ms, cpuSeconds: (used.user + used.system) / 1e6 };
-  }
-
-  try {
-    for (const mode of modes) await run(mode); // warm-up (JIT, the first connection); not counted
-    exporter.reset();
-    for (let i = 0; i < RUNS; i++) {
-      // The order rotates each round, so no mode always runs right after the same other one.
-      for (const mode of [...modes.slice(i % modes.length), ...modes.slice(0, i % modes.length)]) {
-        const r = await run(mode);
-        results[mode].push(r);
-        process.stderr.write(
-          `tracing ${mode} run ${i + 1}: ${(SIZE / MiB / (r.ms / 1000)).toFixed(0)} MiB/s, CPU ${r.cpuSeconds.toFixed(3)} s\n`,
-        );
-      }
-    }
-  } finally {
-    child.disconnect();
-  }
-
-  // The recording provider really recorded: one span per upload with an event per chunk, and the
-  // throughput histogram one value per upload (the warm-up's included).
-  const spans = exporter.getFinishedSpans().filter((s) => s.name === "uploads.upload");
-  const chunkEvents = spans.reduce(
-    (n, s) => n + s.events.filter((e) => e.name === "promo_review.upload.chunk").length,
-    0,
-  );
-  const chunks = Math.ceil(SIZE / CHUNK);
-  const requests = exporter.getFinishedSpans().length - spans.length; // the http package's CLIENT spans
-  if (spans.length !== RUNS || chunkEvents !== RUNS * chunks || requests < RUNS * (chunks + 2)) {
-    throw new Error(
-      `recording: expected ${RUNS} spans and ${RUNS * chunks} chunk events, got ${spans.length} and ${chunkEvents}`,
-    );
-  }
-  const { resourceMetrics } = await recordingReader.collect();
-  const recorded = resourceMetrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .filter((metric) => metric.descriptor.name === "promo_review.upload.throughput")
-    .flatMap((metric) => metric.dataPoints)
-    .reduce((n, point) => n + point.value.count, 0);
-  if (recorded !== RUNS + 1)
-    throw new Error(`recording: ${recorded} throughput values for ${RUNS + 1} uploads`);
-
   const stats = (values) => {
     const sorted = [...values].sort((a, b) => a - b);
     const mid = sorted.length >> 1;
@@ -192,33 +150,100 @@ async function bench() {
   };
   const fmt = ({ median, min, max }, digits = 0) =>
     `${median.toFixed(digits)} (${min.toFixed(digits)}–${max.toFixed(digits)})`;
-  const throughput = (r) => SIZE / MiB / (r.ms / 1000);
-  const cpuPerGiB = (r) => r.cpuSeconds / (SIZE / (1024 * MiB));
-  const perRound = (mode, measure) =>
-    stats(results[mode].map((r, i) => measure(r) / measure(results.none[i])));
-  const rows = modes.map(
-    (mode) =>
-      `| ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${mode === "none" ? "1" : fmt(perRound(mode, throughput), 3)} | ${fmt(stats(results[mode].map(cpuPerGiB)), 2)} | ${mode === "none" ? "1" : fmt(perRound(mode, cpuPerGiB), 3)} |`,
-  );
+
+  /** Runs one scenario's rounds; returns its table's rows and what the recording provider kept. */
+  async function measure({ name, size, chunk, runs }) {
+    // Random-looking bytes are not needed: nothing inspects them. One buffer for the scenario.
+    const bytes = new Uint8Array(size).fill(7);
+    const results = Object.fromEntries(modes.map((mode) => [mode, []]));
+    const chunks = Math.ceil(size / chunk);
+    /** One upload; its time (initiation to the completed poll) and the client's CPU over it. */
+    async function run(mode) {
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      await uploaders[mode].upload(bytes, {
+        fileName: "bench.mp4",
+        contentType: "video/mp4",
+        chunkSize: chunk,
+      });
+      const ms = performance.now() - started;
+      const used = process.cpuUsage(cpu);
+      return { ms, cpuSeconds: (used.user + used.system) / 1e6 };
+    }
+    for (const mode of modes) await run(mode); // warm-up (JIT, the first connection); not counted
+    exporter.reset();
+    for (let i = 0; i < runs; i++) {
+      // The order rotates each round, so no mode always runs right after the same other one.
+      for (const mode of [...modes.slice(i % modes.length), ...modes.slice(0, i % modes.length)]) {
+        const r = await run(mode);
+        results[mode].push(r);
+        process.stderr.write(
+          `tracing ${name} ${mode} run ${i + 1}: ${(size / MiB / (r.ms / 1000)).toFixed(0)} MiB/s, CPU ${r.cpuSeconds.toFixed(3)} s\n`,
+        );
+      }
+    }
+    // The recording provider really recorded: one span per upload with an event per chunk, and a
+    // CLIENT span (the http package's) per request under it.
+    const spans = exporter.getFinishedSpans().filter((s) => s.name === "uploads.upload");
+    const chunkEvents = spans.reduce(
+      (n, s) => n + s.events.filter((e) => e.name === "promo_review.upload.chunk").length,
+      0,
+    );
+    const requests = exporter.getFinishedSpans().length - spans.length;
+    if (spans.length !== runs || chunkEvents !== runs * chunks || requests < runs * (chunks + 2)) {
+      throw new Error(
+        `recording: expected ${runs} spans, ${runs * chunks} chunk events and ${runs * (chunks + 2)} CLIENT spans, got ${spans.length}, ${chunkEvents} and ${requests}`,
+      );
+    }
+    const throughput = (r) => size / MiB / (r.ms / 1000);
+    const cpuPerGiB = (r) => r.cpuSeconds / (size / (1024 * MiB));
+    const perRound = (mode, measure) =>
+      stats(results[mode].map((r, i) => measure(r) / measure(results.none[i])));
+    // What tracing adds per chunk, in this scenario: the CPU over `none` (within a round) per chunk.
+    const perChunk = (mode) =>
+      stats(results[mode].map((r, i) => ((r.cpuSeconds - results.none[i].cpuSeconds) * 1e6) / chunks));
+    return modes.map(
+      (mode) =>
+        `| ${name}: ${size / MiB} MiB in ${chunk >= MiB ? `${chunk / MiB} MiB` : `${chunk / KiB} KiB`} chunks, ${runs} rounds | ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${mode === "none" ? "1" : fmt(perRound(mode, throughput), 3)} | ${fmt(stats(results[mode].map(cpuPerGiB)), 2)} | ${mode === "none" ? "1" : fmt(perRound(mode, cpuPerGiB), 3)} | ${mode === "none" ? "–" : fmt(perChunk(mode))} |`,
+    );
+  }
+
+  const rows = [];
+  try {
+    for (const scenario of scenarios) rows.push(...(await measure(scenario)));
+  } finally {
+    child.disconnect();
+  }
+  // The throughput histogram: one value per upload that completed with the recording provider.
+  const uploads = scenarios.reduce((n, s) => n + s.runs + 1, 0); // each scenario's warm-up too
+  const { resourceMetrics } = await recordingReader.collect();
+  const recorded = resourceMetrics.scopeMetrics
+    .flatMap((scope) => scope.metrics)
+    .filter((metric) => metric.descriptor.name === "promo_review.upload.throughput")
+    .flatMap((metric) => metric.dataPoints)
+    .reduce((n, point) => n + point.value.count, 0);
+  if (recorded !== uploads)
+    throw new Error(`recording: ${recorded} throughput values for ${uploads} uploads`);
+
   const load = loadavg()[0];
   const busy = loadAtStart > cpus().length / 2 || load > cpus().length / 2;
   const table = [
     `# upload-chunker: the cost of tracing`,
     ``,
-    `${SIZE / MiB} MiB from memory over loopback in ${CHUNK / MiB} MiB chunks (${chunks} chunk PUTs, an initiation and a completion poll per upload) to a minimal sink server in another process; ${RUNS} rounds, each running every mode once (the order rotating), median (min–max). A ratio to \`none\` is taken within each round, then its median (min–max).`,
+    `Uploads from memory over loopback to a minimal sink server in another process (an initiation, the chunk PUTs, one completion poll each). Each round runs every provider once (the order rotating); median (min–max) over the rounds. A ratio to \`none\` is taken within each round, then its median (min–max); so is the CPU added per chunk.`,
     smoke ? `**Smoke run** (BENCH_SMOKE=1): sizes too small for the figures to mean anything.` : ``,
-    `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${load.toFixed(1)} at the end, on ${cpus().length} cores${busy ? ": **the machine was busy with other work**, so the figures are noisy (read the ratios within a round)" : ""}.`,
+    `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${load.toFixed(1)} at the end, on ${cpus().length} cores${busy ? ": **the machine was busy with other work**, so the figures are noisy (read the ratios within a round, and the small-chunk rows for the per-chunk cost)" : ""}.`,
     ``,
-    `| provider | MiB/s | throughput to none | client CPU (s per GiB) | CPU to none |`,
-    `| --- | --- | --- | --- | --- |`,
+    `| scenario | provider | MiB/s | throughput to none | client CPU (s per GiB) | CPU to none | CPU added per chunk (µs) |`,
+    `| --- | --- | --- | --- | --- | --- | --- |`,
     ...rows,
     ``,
     `- none: \`createUploader({ filesUrl, apiKey, externalUserId })\`, no provider: no span or metric code runs.`,
-    `- sampled-out: \`tracerProvider\` a \`BasicTracerProvider\` with \`AlwaysOffSampler\`, and a \`meterProvider\` (its throughput histogram recorded once per upload): the spans are started and dropped by the sampler; no event is kept.`,
-    `- recording: a \`BasicTracerProvider\` with a \`SimpleSpanProcessor\` into an \`InMemorySpanExporter\` and a \`MeterProvider\`: per upload one \`uploads.upload\` span with ${chunks} \`promo_review.upload.chunk\` events and one \`promo_review.upload.poll\` event, checked after the run. Under each, the http package's CLIENT span per request (${chunks + 2}: the initiation, the chunks, the poll) and its \`http.client.request.duration\` points.`,
-    `- The client is this process (the uploader sends \`Uint8Array\` chunks through node:http); its CPU is \`process.cpuUsage()\` over each upload; the sink is a child process that drains each chunk and answers its offset.`,
+    `- sampled-out: \`tracerProvider\` a \`BasicTracerProvider\` with \`AlwaysOffSampler\`, and a \`meterProvider\` (the throughput histogram once per upload, \`http.client.request.duration\` per request): the spans are started and dropped by the sampler; no event is kept.`,
+    `- recording: a \`BasicTracerProvider\` with a \`SimpleSpanProcessor\` into an \`InMemorySpanExporter\` and a \`MeterProvider\`: per upload one \`uploads.upload\` span with a \`promo_review.upload.chunk\` event per chunk and one \`promo_review.upload.poll\` event, and under it the http package's CLIENT span per request (chunks + 2) and its \`http.client.request.duration\` points; checked after each scenario.`,
+    `- The client is this process (\`Uint8Array\` chunks sent through node:http); its CPU is \`process.cpuUsage()\` over each upload; the sink is a child process that drains each chunk and answers its offset.`,
     `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}.`,
-    `- Command: \`pnpm --filter @promo-review/upload-chunker bench\` (runs upload-1gib.mjs, then this), or \`node packages/upload-chunker/bench/tracing.mjs\` after a build; \`BENCH_TRACING_RUNS=15\` for more rounds.`,
+    `- Command: \`pnpm --filter @promo-review/upload-chunker bench\` (runs upload-1gib.mjs, then this), or \`node packages/upload-chunker/bench/tracing.mjs\` after a build; \`BENCH_TRACING_RUNS=15\` for more rounds of the large scenario.`,
     ``,
   ].join("\n");
   process.stdout.write(`${table}\n`);

@@ -102,16 +102,10 @@ export function pollEvent(operation: TracedSpan, status: UploadStatus): void {
   operation.event("promo_review.upload.poll", { "promo_review.upload.status": status });
 }
 
-/** The throughput histogram: its unit, what it measures, and bucket bounds from 64 KiB/s to 1 GiB/s. */
+/** The throughput histogram: its unit, and bucket bounds from 64 KiB/s to 1 GiB/s (powers of 4). */
 const THROUGHPUT = {
   unit: "By/s",
-  description:
-    "Bytes an upload sent in this run (the file less what a resume found stored) over the time its chunks took",
-  advice: {
-    explicitBucketBoundaries: [
-      65_536, 262_144, 1_048_576, 4_194_304, 16_777_216, 67_108_864, 268_435_456, 1_073_741_824,
-    ],
-  },
+  advice: { explicitBucketBoundaries: [16, 18, 20, 22, 24, 26, 28, 30].map((power) => 2 ** power) },
 };
 
 /**
