@@ -67,7 +67,8 @@ export interface ChunkAttempt {
 /**
  * Adds `promo_review.upload.chunk` for one attempt: its range (`range_end` inclusive, as in
  * `Content-Range`), bytes, attempt number and outcome; with `error.type` (the error's code) when the
- * attempt failed.
+ * attempt failed. Each attempt has one event, but for an upload that stops during the wait after it
+ * (an abort during a retry's backoff): a `failed` event then follows its `retried` or `acknowledged` one.
  */
 export function chunkEvent(
   operation: TracedSpan,

@@ -141,21 +141,22 @@ async function runPhases(
       reached,
       operation,
     };
+    const { telemetry } = settings;
+    // Phase 2's bytes and time, for the throughput metric (timed only when there is a meter to tell).
+    let phase2: { bytes: number; ms: number } | undefined;
     // Phases 1 and 2 under the store's lock on this file, when it has one: a second tab or process
     // given the same file waits, then continues this upload rather than send the file again.
-    const { telemetry } = settings;
-    let sending: { bytes: number; ms: number } | undefined; // phase 2, for the throughput metric
     const place = async () => {
       const placed = await resumeOrInitiate(upload, uploadId);
       const began = telemetry && performance.now();
       const sent = await sendChunks(upload, placed);
-      if (began !== undefined) sending = { bytes: size - placed.resumedFrom, ms: performance.now() - began };
+      if (began !== undefined) phase2 = { bytes: size - placed.resumedFrom, ms: performance.now() - began };
       await upload.store.delete(fingerprint);
       return sent;
     };
     const sent = await (store.exclusive ? store.exclusive(fingerprint, signal, place) : place());
     const response = await finish(upload, sent);
-    if (telemetry && sending) recordThroughput(telemetry, sending.bytes, sending.ms, contentType);
+    if (telemetry && phase2) recordThroughput(telemetry, phase2.bytes, phase2.ms, contentType);
     return response;
   } catch (error) {
     const at = reached.uploadId;
