@@ -8,9 +8,17 @@
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { traced } from "@promo-review/errors/telemetry";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { envelope, json, redirect, stall, useHostileServers } from "../../../testing/hostile-server.ts";
+import {
+  echoSecrets,
+  envelope,
+  json,
+  redirect,
+  stall,
+  useHostileServers,
+} from "../../../testing/hostile-server.ts";
 import { insideActiveSpan, type RecordingTelemetry, recordingTelemetry } from "../../../testing/otel.ts";
 import { createHttpClient, type HttpClient, type HttpClientOptions, type RequestBudget } from "./index.js";
+import { spanUrl } from "./trace-attempt.js";
 
 // A pass-through spy: every test below runs the real `telemetryFrom`, and the "no provider" rule
 // checks it was never called.
@@ -311,9 +319,64 @@ describe("`url.full` never carries a credential or a signature", () => {
     for (const secret of [apiKey, "s3cr3tsig0123", "t0k3nvalue", "AKIAKEYID42"])
       expect(strings).not.toContain(secret);
   });
+
+  it("user info becomes the conventions' `REDACTED:REDACTED`, and the fragment (never sent) is left out", () => {
+    expect(spanUrl("https://ana:pw0rd@files.example.com/f/1?AWSAccessKeyId=AKIA9&part=2#at-secret")).toBe(
+      "https://REDACTED:REDACTED@files.example.com/f/1?AWSAccessKeyId=[REDACTED]&part=2",
+    );
+    expect(spanUrl("https://files.example.com/a@b/c")).toBe("https://files.example.com/a@b/c");
+  });
+});
+
+describe("no secret in any span, event or metric, whatever the service echoes", () => {
+  it("a service that puts the key into its error code and correlation id: every string recorded is clean", async () => {
+    const { otel, service, client } = await traced_client({ retry: { ...quick, limit: 1 } });
+    service.on(/GET/, echoSecrets(503, `E_${apiKey}`));
+    const error = await underOperation(client, (operation) =>
+      client.request("/v1/channels?token=t0k3nvalue", { operation }),
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503 });
+    expect(clientSpans(otel)).toHaveLength(2);
+    const [operation] = otel.spansNamed("promotions.get");
+    expect(events(operation as ReadableSpan, "promo_review.retry")).toHaveLength(1);
+    const strings = await otel.everyString();
+    expect(strings.some((s) => s.includes("[REDACTED]"))).toBe(true);
+    for (const secret of [apiKey, "t0k3nvalue"]) expect(strings.join("\n")).not.toContain(secret);
+  });
 });
 
 describe("`traceparent` only when asked, only with a tracer, only to the configured origins", () => {
+  it("a stream body carries it too (the stream transport takes the headers as they are at sending)", async () => {
+    const { otel, service, client } = await traced_client({ propagateTraceContext: true });
+    service.on(/PUT/, json(200, {}));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([1, 2, 3]));
+        controller.close();
+      },
+    });
+    await client.request("/files/chunk", { method: "PUT", body });
+    const context = clientSpans(otel)[0]?.spanContext();
+    expect(service.requests[0]?.bodyBytes).toBe(3);
+    expect(service.requests[0]?.headers.traceparent).toBe(`00-${context?.traceId}-${context?.spanId}-01`);
+  });
+
+  it("a span sampled out still propagates, flagged not sampled, and nothing is recorded", async () => {
+    const otel = recordingTelemetry({ sampledOut: true });
+    recorders.push(otel);
+    const service = await start();
+    service.on(/GET/, json(200, {}));
+    const client = createHttpClient({
+      baseUrl: service.url,
+      ...credentials,
+      tracerProvider: otel.tracerProvider,
+      propagateTraceContext: true,
+    });
+    await client.request("/v1/channels");
+    expect(otel.spans()).toEqual([]);
+    expect(service.requests[0]?.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+  });
+
   it("off by default: no traceparent leaves", async () => {
     const { service, client } = await traced_client();
     service.on(/GET/, json(200, {}));
@@ -436,6 +499,10 @@ describe("without a provider no telemetry code runs", () => {
     const client = createHttpClient({ baseUrl: service.url, ...credentials, tracerProvider });
     for (let i = 0; i < 3; i++) await client.request("/v1/channels");
     expect(tracers).toBe(1);
+    // The spy sees the pipeline's calls (so its silence above means something): one, for the client.
+    expect(vi.mocked(telemetryFrom).mock.calls.map(([, scope]) => scope.name)).toEqual([
+      "@promo-review/http",
+    ]);
     expect(clientSpans(otel)).toHaveLength(3);
   });
 });
