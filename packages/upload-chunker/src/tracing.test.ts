@@ -269,6 +269,76 @@ describe("promo_review.upload.chunk: one event per chunk attempt, with its range
   });
 });
 
+/**
+ * A `fetch` that changes the JSON of the first answer `matches` picks with `change` (a service that
+ * says something else than the simulator would), and passes everything else through.
+ */
+function changingFirst(
+  matches: (method: string, url: string) => boolean,
+  change: (body: Record<string, unknown>) => Record<string, unknown>,
+): typeof fetch {
+  let changed = false;
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const url = String(input instanceof Request ? input.url : input);
+    if (changed || !response.ok || !matches(methodOf(input, init), url)) return response;
+    changed = true;
+    const body = change((await response.json()) as Record<string, unknown>);
+    const { status, headers } = response;
+    return Response.json(body, {
+      status,
+      headers: { "x-correlation-id": headers.get("x-correlation-id") ?? "" },
+    });
+  };
+}
+
+describe("promo_review.upload.chunk: the service's other answers, resynced and shrunk", () => {
+  it("a chunk the service refuses as too large (413 max_chunk_size) is shrunk, then sent in smaller chunks", async () => {
+    // The initiation says twice the limit the service enforces on the chunks.
+    const fetch = changingFirst(
+      (method, url) => method === "POST" && url.endsWith("/v1/uploads"),
+      (body) => ({ ...body, maxChunkSize: 2 * CHUNK }),
+    );
+    await tracedUploader({ fetch }).upload(fileOf(), {});
+    const events = eventsOf(uploadSpan(), "promo_review.upload.chunk");
+    expect(events[0]).toEqual(chunk(0, 2 * CHUNK, 1, "shrunk", events[0]?.["error.type"] as string));
+    expect(events[0]?.["error.type"]).toBe("PAYLOAD_TOO_LARGE");
+    // The attempt count goes on from byte 0 (as the upload's own `chunk` event counts it).
+    expect(events.slice(1)).toEqual(
+      rangesOf(SIZE).map(([start, end]) => chunk(start, end, start === 0 ? 2 : 1, "acknowledged")),
+    );
+  });
+
+  it("a chunk the service expected elsewhere (409) is resynced to the offset it names", async () => {
+    const first = tracedUploader().start(fileOf(SIZE, 9), {});
+    first.on("chunk", (c) => {
+      if (c.receivedBytes >= CHUNK) first.abort();
+    });
+    await first.done.catch(() => {});
+    const uploadId = first.uploadId!;
+    const held = sim.control.upload(uploadId).receivedBytes;
+    otel.reset();
+    // The resume's status read claims two chunks more than the service holds (still within the file).
+    const fetch = changingFirst(
+      (method, url) => method === "GET" && url.endsWith(`/v1/uploads/${uploadId}`),
+      (body) => ({ ...body, receivedBytes: held + 2 * CHUNK }),
+    );
+    // The chunk size given: a resume by id from another store does not know the service's limit.
+    await tracedUploader({ fetch }).resume(uploadId, fileOf(SIZE, 9), { chunkSize: CHUNK });
+    const events = eventsOf(uploadSpan(), "promo_review.upload.chunk");
+    expect(events[0]).toMatchObject({
+      "promo_review.upload.range_start": held + 2 * CHUNK,
+      "promo_review.upload.attempt": 1,
+      "promo_review.upload.outcome": "resynced",
+    });
+    expect(events[0]?.["error.type"]).toMatch(/^[A-Z_]+$/);
+    // Then every chunk from the byte the service really held.
+    expect(events.slice(1)).toEqual(
+      rangesOf(SIZE, held).map(([start, end]) => chunk(start, end, 1, "acknowledged")),
+    );
+  });
+});
+
 describe("promo_review.upload.resumed: a resumed upload says where it resumed, and sends only the rest", () => {
   it("a second run of a file the store remembers resumes at the service's offset, from the store", async () => {
     const store = memoryResumeStore();
