@@ -375,6 +375,23 @@ describe.runIf(redisAvailable("rate-budget tracing with a Redis store"))(
   () => {
     const { connect, prefix } = useRedis(Redis);
 
+    it("concurrent acquisitions with room record no wait, though each waits for the store call ahead of it", async () => {
+      const { budget, otel } = traced({
+        store: new RedisStore({ client: connect(), prefix: prefix() }),
+        budgets: [{ name: "shared", limit: 100, windowMs: 60_000, match: { pathPrefix: "/v1/" } }],
+      });
+      const tickets = await Promise.all(
+        Array.from({ length: 20 }, () => budget.acquire(GET, { ticket: true })),
+      );
+      for (const ticket of tickets) ticket.settle();
+      expect(tickets.map((t) => t.waited)).toEqual(tickets.map(() => undefined));
+      expect(otel.spansNamed(WAIT)).toEqual([]);
+      const points = await waitPoints(otel);
+      expect(points.map((p) => [p.attributes["promo_review.budget.wait_reason"], p.count])).toEqual([
+        ["none", 20],
+      ]);
+    });
+
     it("the other budget's acquisition waits paused, with its span and ticket saying so", async () => {
       const p = prefix();
       const { budget: other, otel } = traced({ store: new RedisStore({ client: connect(), prefix: p }) });
