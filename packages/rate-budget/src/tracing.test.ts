@@ -353,7 +353,7 @@ describe("without a provider no span or metric code runs", () => {
     }
   });
 
-  it("a meter provider alone records the histogram and starts no span", async () => {
+  it("a meter provider alone: the histogram of a wait, and its ticket, without a span to end", async () => {
     recording = recordingTelemetry();
     const budget = createRateBudget({
       baseUrl: BASE,
@@ -362,11 +362,15 @@ describe("without a provider no span or metric code runs", () => {
       meterProvider: recording.meterProvider,
     });
     budgets.push(budget);
-    await budget.acquire(GET);
-    await budget.acquire(GET);
-    expect(recording.spans()).toEqual([]);
+    (await budget.acquire(GET, { ticket: true })).settle();
+    const waited = await budget.acquire(GET, { ticket: true });
+    waited.settle();
+    expect(waited.waited?.reason).toBe("window");
     const points = await waitPoints(recording);
-    expect(points.reduce((total, p) => total + p.count, 0)).toBe(2);
+    expect(points.map((p) => [p.attributes["promo_review.budget.wait_reason"], p.count]).sort()).toEqual([
+      ["none", 1],
+      ["window", 1],
+    ]);
   });
 });
 
