@@ -86,7 +86,7 @@ describe("an acquisition that waits for a full window records a promo_review.bud
 
     expect(elapsed).toBeGreaterThan(WINDOW_MS - 20);
     expect(second.waited?.reason).toBe("window");
-    expect(second.waited!.ms).toBeGreaterThan(elapsed - 20);
+    expect(second.waited!.ms).toBeGreaterThan(elapsed - 50);
     expect(second.waited!.ms).toBeLessThanOrEqual(elapsed + 1);
     // One span: the acquisition that did not wait recorded none.
     const [wait, ...others] = otel.spansNamed(WAIT);
@@ -100,7 +100,7 @@ describe("an acquisition that waits for a full window records a promo_review.bud
     });
     // The span covers the wait.
     const spanMs = wait!.duration[0] * 1000 + wait!.duration[1] / 1e6;
-    expect(Math.abs(spanMs - second.waited!.ms)).toBeLessThan(20);
+    expect(Math.abs(spanMs - second.waited!.ms)).toBeLessThan(50);
     expect(wait!.status.code).not.toBe(STATUS_ERROR);
   });
 
