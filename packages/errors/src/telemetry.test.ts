@@ -111,6 +111,22 @@ describe("an error's code is the service's text: redacted too", () => {
   });
 });
 
+describe("a span the sampler dropped costs no redaction", () => {
+  it("set and event on a sampled-out span never call the redactor", async () => {
+    const off = recordingTelemetry({ sampledOut: true });
+    let calls = 0;
+    const counting = { ...scope, redact: (text: string) => (calls++, text) };
+    const span = telemetryFrom({ tracerProvider: off.tracerProvider }, counting)?.startSpan("op");
+    calls = 0;
+    span?.set({ a: "x" });
+    span?.event("e", { b: "y" });
+    span?.end();
+    expect(calls).toBe(0);
+    expect(span?.span.isRecording()).toBe(false);
+    await off.shutdown();
+  });
+});
+
 describe("metrics", () => {
   it("creates each instrument once and records on it", async () => {
     const telemetry = telemetryFrom({ meterProvider: recording.meterProvider }, scope);

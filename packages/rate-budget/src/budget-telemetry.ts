@@ -112,7 +112,7 @@ export function budgetTelemetry(
   // The histogram takes a point per acquisition, so it is held here rather than reached through
   // `telemetry.record`, which cleans and redacts its attributes on every call (microseconds: more
   // than the whole admission). Its attribute sets are few (rule x reason) and fixed: each is cleaned
-  // and redacted once, when first used, and the hot path allocates and redacts nothing.
+  // and redacted once, when first used: the hot path redacts nothing and allocates only a lookup key.
   let histogram: OtelHistogram | undefined;
   const waitHistogram = (): OtelHistogram | undefined => {
     if (!meterProvider) return undefined;
@@ -121,8 +121,7 @@ export function budgetTelemetry(
       .createHistogram(WAIT_METRIC, WAIT_INSTRUMENT);
     return histogram;
   };
-  const admittedAtOnce = new WeakMap<readonly WindowSpec[], OtelAttributes>();
-  // One attribute set per rule and reason.
+  // The rule of each window set (an array the budget reuses), and one attribute set per rule and reason.
   const ruleOf = new WeakMap<readonly WindowSpec[], string>();
   const rule = (windows: readonly WindowSpec[]): string => {
     let name = ruleOf.get(windows);
@@ -151,17 +150,7 @@ export function budgetTelemetry(
   };
   return {
     measured(windows, ms, error) {
-      if (error !== undefined || ms !== 0) {
-        record(rule(windows), "none", ms, error);
-        return;
-      }
-      // The hot path: one lookup by the request's windows (an array the budget reuses), no string built.
-      let set = admittedAtOnce.get(windows);
-      if (set === undefined) {
-        set = attributes(rule(windows), "none");
-        admittedAtOnce.set(windows, set);
-      }
-      waitHistogram()?.record(0, set);
+      record(rule(windows), "none", ms, error);
     },
     waitStarted(windows, wait, parent, retryAfterMs) {
       const span = telemetry.startSpan(

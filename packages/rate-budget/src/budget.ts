@@ -391,7 +391,9 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       this.#ask(waiter);
       return;
     }
-    this.#waits(waiter, blocked.paused, blocked.rule);
+    // Held behind one about to take (its store call out), a request is not waiting for room yet: with
+    // a shared store every concurrent acquisition is, and none of them would be a wait for a window.
+    if (!blocked.polling) this.#waits(waiter, blocked.paused, blocked.rule);
     this.#announce(waiter, blocked.paused, 0);
     if (blocked.polling) {
       // The one ahead is taking now; what it leaves decides whether there is room behind it. Look

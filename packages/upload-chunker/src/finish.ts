@@ -18,6 +18,7 @@ export async function finish(upload: UploadContext, sent: Sent): Promise<UploadR
       correlationId: upload.correlationId,
       pollIntervalMs: upload.pollIntervalMs,
       timeoutMs: options.waitTimeoutMs,
+      operation: upload.operation,
     });
     status = done.status;
     correlationId = done.correlationId;

@@ -2,7 +2,9 @@
  * Upload initiation: `POST /v1/uploads` with the file's name, size and content type.
  */
 import { checkResponse, unexpectedResponse } from "@promo-review/errors/internal";
+import type { TracedSpan } from "@promo-review/errors/telemetry";
 import type { HttpClient } from "@promo-review/http";
+import { INITIATE_TEMPLATE } from "./tracing.js";
 
 /** The file service's answer to an initiation. */
 export interface Initiated {
@@ -28,13 +30,19 @@ export const DOCUMENTED_MAX_CHUNK_SIZE = 52_428_800;
 export async function initiateUpload(
   http: HttpClient,
   body: { fileName: string; fileSize: number; contentType: string },
-  options: { signal?: AbortSignal | undefined; correlationId?: string | undefined } = {},
+  options: {
+    signal?: AbortSignal | undefined;
+    correlationId?: string | undefined;
+    operation?: TracedSpan | undefined;
+  } = {},
 ): Promise<Initiated> {
   const result = await http.request<unknown>("/v1/uploads", {
     method: "POST",
     json: body,
     signal: options.signal,
     correlationId: options.correlationId,
+    operation: options.operation,
+    urlTemplate: INITIATE_TEMPLATE,
   });
   // What the spec states of the initiation answer; any 2xx status is success (not shown).
   const context = {

@@ -11,6 +11,7 @@ import { claimBeyond } from "./failure.js";
 import { createProgressTracker, type ProgressTracker } from "./progress.js";
 import { type ChunkAnswer, classifyChunkFailure, putChunk } from "./put-chunk.js";
 import type { Placement } from "./resume-or-initiate.js";
+import { type ChunkAttempt, type ChunkOutcome, chunkEvent } from "./tracing.js";
 import type { UploadStatus } from "./types.js";
 import type { UploadContext } from "./upload-context.js";
 import { getUploadState } from "./wait.js";
@@ -70,18 +71,23 @@ export async function sendChunks(upload: UploadContext, placed: Placement): Prom
     moves: 0,
     sentEnd: placed.status ? upload.size : 0,
   };
+  loop.operation?.set({ "promo_review.upload.chunk_size": loop.chunkSize });
   loop.source.release(resumedFrom);
   while (loop.start < loop.size) {
     loop.end = chunkEnd(loop.start, loop.chunkSize, loop.size);
     const attempt = new AbortController(); // lets go of the body's reader once the PUT settles
     const body = await chunkBodyOf(loop, attempt.signal);
     loop.attempts++;
+    const sending = { start: loop.start, end: loop.end, attempt: loop.attempts };
     try {
       const timeoutMs = loop.options.timeoutMs ?? loop.chunkTimeoutMs;
       const answer = await putChunk(loop.meter.http, loop, body, timeoutMs).finally(() => attempt.abort());
-      await accepted(loop, answer);
+      await accepted(loop, answer, sending);
     } catch (error) {
-      await failed(loop, error);
+      await failed(loop, error, sending).catch((final: unknown) => {
+        traceChunk(loop, sending, "failed", final);
+        throw final;
+      });
     }
   }
   loop.progress.flush();
@@ -106,8 +112,13 @@ async function chunkBodyOf(loop: ChunkLoop, settled: AbortSignal): Promise<Reque
   return chunkBody(source.range(start, end), loop.streamed, onSent, settled);
 }
 
+/** Adds the attempt's event to the upload's span, when it has one. */
+function traceChunk(loop: ChunkLoop, sending: ChunkAttempt, outcome: ChunkOutcome, error?: unknown): void {
+  if (loop.operation) chunkEvent(loop.operation, sending, outcome, error);
+}
+
 /** The service took the chunk: move to the offset it names, if it is one that could be true. */
-async function accepted(loop: ChunkLoop, answer: ChunkAnswer): Promise<void> {
+async function accepted(loop: ChunkLoop, answer: ChunkAnswer, sending: ChunkAttempt): Promise<void> {
   const { start, end, progress } = loop;
   progress.sent(end);
   loop.streamedOnce ||= loop.streamed;
@@ -119,6 +130,7 @@ async function accepted(loop: ChunkLoop, answer: ChunkAnswer): Promise<void> {
     throw claimBeyond("uploads.putChunk", "receivedBytes", next, loop.sentEnd, answer.correlationId);
   }
   const { uploadId, attempts, streamed } = loop;
+  traceChunk(loop, sending, "acknowledged");
   loop.emit("chunk", { uploadId, start, end, attempts, streamed, receivedBytes: next });
   loop.attempts = 0;
   if (next > start) {
@@ -142,7 +154,7 @@ async function accepted(loop: ChunkLoop, answer: ChunkAnswer): Promise<void> {
  * The PUT failed (or its answer could not be true): stop, use smaller chunks, follow the service to
  * the offset it expects, or wait and send the same range again, within the retry limit.
  */
-async function failed(loop: ChunkLoop, raw: unknown): Promise<void> {
+async function failed(loop: ChunkLoop, raw: unknown, sending: ChunkAttempt): Promise<void> {
   const { start, end, policy } = loop;
   if (loop.signal.aborted) throw raw;
   // A stream that failed or proved shorter than declared while its bytes were being sent.
@@ -159,13 +171,18 @@ async function failed(loop: ChunkLoop, raw: unknown): Promise<void> {
   if (failure.action === "shrink") {
     if (failure.maxChunkSize >= end - start) throw error;
     loop.chunkSize = failure.maxChunkSize;
+    traceChunk(loop, sending, "shrunk", error);
     const record = { uploadId: loop.uploadId, maxChunkSize: loop.chunkSize, fileSize: loop.size };
     await loop.store.set(loop.fingerprint, record);
     return;
   }
   if (++loop.failures > policy.limit) throw error;
   loop.retries++;
-  if (failure.action === "resync" && (await resynced(loop, failure.offset, error))) return;
+  if (failure.action === "resync" && (await resynced(loop, failure.offset, error))) {
+    traceChunk(loop, sending, "resynced", error);
+    return;
+  }
+  traceChunk(loop, sending, "retried", error);
   const delayMs = retryDelay(error, loop.failures, policy);
   loop.emit("retry", { uploadId: loop.uploadId, start, end, attempt: loop.failures, delayMs, error });
   await sleep(delayMs, loop.signal);

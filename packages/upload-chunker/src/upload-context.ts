@@ -2,6 +2,7 @@
  * What the three phases of an upload share: the uploader's settings, and one upload's checked source
  * and details, its request defaults and how far it got.
  */
+import type { Telemetry, TracedSpan } from "@promo-review/errors/telemetry";
 import type { HttpClient, Logger, RetryPolicy } from "@promo-review/http";
 import type { MeteredClient } from "./metered-client.js";
 import type { ChunkPace } from "./put-chunk.js";
@@ -25,6 +26,8 @@ export interface UploaderSettings {
   chunkPace: ChunkPace;
   /** Times the service may move its offset back before the upload ends (see `UploaderOptions.maxResyncs`). */
   maxResyncs: number;
+  /** The uploader's spans and metrics, `undefined` when its client was given no provider. */
+  telemetry: Telemetry | undefined;
 }
 
 /** Emits one of an upload's events on its lifecycle object. */
@@ -56,4 +59,9 @@ export interface UploadContext extends Readonly<UploaderSettings> {
    * service confirmed.
    */
   readonly reached: { uploadId: string | undefined; acknowledged: number };
+  /**
+   * The upload's `uploads.upload` span, `undefined` without a tracer: its requests' CLIENT spans are
+   * its children (given as their `operation`), and its events say what each chunk and poll did.
+   */
+  readonly operation?: TracedSpan | undefined;
 }

@@ -4,6 +4,7 @@
  * tus-js-client has: resume or initiate, send the chunks, finish.
  */
 import { errorFromTransport } from "@promo-review/errors/internal";
+import { type TracedSpan, traced } from "@promo-review/errors/telemetry";
 import type { RetryPolicy } from "@promo-review/http";
 import { EventEmitter } from "eventemitter3";
 import { checkUpload } from "./checks.js";
@@ -15,6 +16,7 @@ import { resumeOrInitiate } from "./resume-or-initiate.js";
 import { fingerprintOf } from "./resume-store.js";
 import { sendChunks } from "./send-chunks.js";
 import { openSource } from "./sources.js";
+import { fileAttributes, recordThroughput } from "./tracing.js";
 import type { UploadEvents, UploadOptions, UploadProgress, UploadResponse, UploadSource } from "./types.js";
 import type { Emit, UploadContext, UploaderSettings } from "./upload-context.js";
 import { checkUploadId } from "./wait.js";
@@ -78,10 +80,25 @@ export class Upload extends EventEmitter<UploadEvents> {
 }
 
 /**
+ * Runs one upload as the operation `uploads.upload`: inside its span when the uploader's client has a
+ * tracer (see tracing.ts), else just runs it.
+ */
+function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): Promise<UploadResponse> {
+  return traced(start.settings.telemetry, "uploads.upload", {}, (operation) =>
+    runPhases(start, emit, signal, operation),
+  );
+}
+
+/**
  * Runs one upload: the local checks (nothing is sent for a file the service would refuse), then the
  * three phases. Once the upload has an id, its error names it and the bytes the service confirmed.
  */
-async function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): Promise<UploadResponse> {
+async function runPhases(
+  start: UploadStart,
+  emit: Emit,
+  signal: AbortSignal,
+  operation: TracedSpan | undefined,
+): Promise<UploadResponse> {
   const { settings, source, options } = start;
   const { uploadId } = options;
   const meter = meteredClient(settings.http, options);
@@ -95,6 +112,7 @@ async function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): P
   // Both are non-empty strings once checked.
   const fileName = details.fileName as string;
   const contentType = details.contentType as string;
+  operation?.set(fileAttributes(size, contentType));
   const correlationId = options.correlationId ?? crypto.randomUUID();
   const reached: UploadContext["reached"] = { uploadId: undefined, acknowledged: 0 };
   try {
@@ -121,18 +139,28 @@ async function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): P
       signal,
       emit,
       reached,
+      operation,
     };
+    const { telemetry } = settings;
+    // Phase 2's bytes and time, for the throughput metric (timed only when there is a meter to tell).
+    let phase2: { bytes: number; ms: number } | undefined;
     // Phases 1 and 2 under the store's lock on this file, when it has one: a second tab or process
     // given the same file waits, then continues this upload rather than send the file again.
     const place = async () => {
-      const sent = await sendChunks(upload, await resumeOrInitiate(upload, uploadId));
+      const placed = await resumeOrInitiate(upload, uploadId);
+      const began = telemetry && performance.now();
+      const sent = await sendChunks(upload, placed);
+      if (began !== undefined) phase2 = { bytes: size - placed.resumedFrom, ms: performance.now() - began };
       await upload.store.delete(fingerprint);
       return sent;
     };
     const sent = await (store.exclusive ? store.exclusive(fingerprint, signal, place) : place());
-    return await finish(upload, sent);
+    const response = await finish(upload, sent);
+    if (telemetry && phase2) recordThroughput(telemetry, phase2.bytes, phase2.ms, contentType);
+    return response;
   } catch (error) {
     const at = reached.uploadId;
+    if (at !== undefined) operation?.set({ "promo_review.upload_id": at });
     throw at === undefined
       ? error
       : withUploadState(error, { uploadId: at, bytesAcknowledged: reached.acknowledged, fileSize: size });

@@ -3,6 +3,7 @@
  * `resume` or `start` is one file.
  */
 import { localValidationError } from "@promo-review/errors/internal";
+import { traced } from "@promo-review/errors/telemetry";
 import {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
@@ -15,6 +16,7 @@ import { streamingByDefault } from "./chunks.js";
 import { meteredClient } from "./metered-client.js";
 import { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 import { memoryResumeStore } from "./resume-store.js";
+import { uploaderTelemetry } from "./tracing.js";
 import type {
   StatusOptions,
   UploaderOptions,
@@ -88,6 +90,7 @@ export function createUploader(options: UploaderOptions): Uploader {
       minBytesPerSecond: options.minBytesPerSecond || DEFAULT_CHUNK_MIN_BYTES_PER_SECOND,
     },
     maxResyncs: options.maxResyncs ?? DEFAULT_MAX_RESYNCS,
+    telemetry: uploaderTelemetry(http),
   };
   const start = (source: UploadSource, options: UploadOptions & { uploadId?: string | undefined } = {}) =>
     new Upload({ settings, source, options });
@@ -100,20 +103,25 @@ export function createUploader(options: UploaderOptions): Uploader {
       checkUploadId(uploadId);
       return start(source, { ...upload, uploadId }).done;
     },
-    async waitForCompletion(uploadId, wait = {}) {
-      // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
-      const meter = meteredClient(http, { retry: wait.retry });
-      const state = await waitForUpload(meter.http, uploadId, {
-        pollIntervalMs: settings.pollIntervalMs,
-        ...wait,
-      });
-      return withResponse(state, meter.metadata()!);
-    },
-    async status(uploadId, read = {}) {
-      const meter = meteredClient(http, read);
-      const state = await getUploadState(meter.http, uploadId, { signal: read.signal });
-      return withResponse(state, meter.metadata()!);
-    },
+    waitForCompletion: (uploadId, wait = {}) =>
+      traced(settings.telemetry, "uploads.waitForCompletion", {}, async (operation) => {
+        operation?.set({ "promo_review.upload_id": checkUploadId(uploadId) });
+        // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
+        const meter = meteredClient(http, { retry: wait.retry });
+        const state = await waitForUpload(meter.http, uploadId, {
+          pollIntervalMs: settings.pollIntervalMs,
+          ...wait,
+          operation,
+        });
+        return withResponse(state, meter.metadata()!);
+      }),
+    status: (uploadId, read = {}) =>
+      traced(settings.telemetry, "uploads.status", {}, async (operation) => {
+        operation?.set({ "promo_review.upload_id": checkUploadId(uploadId) });
+        const meter = meteredClient(http, read);
+        const state = await getUploadState(meter.http, uploadId, { signal: read.signal, operation });
+        return withResponse(state, meter.metadata()!);
+      }),
   };
 }
 

@@ -8,7 +8,9 @@ import {
   localValidationError,
   unexpectedResponse,
 } from "@promo-review/errors/internal";
+import type { TracedSpan } from "@promo-review/errors/telemetry";
 import { type HttpClient, poll } from "@promo-review/http";
+import { pollEvent, UPLOAD_TEMPLATE } from "./tracing.js";
 import type { UploadState, UploadStatus, WaitOptions } from "./types.js";
 import { UPLOAD_STATUSES } from "./upload-statuses.js";
 
@@ -51,12 +53,18 @@ export function checkUploadId(uploadId: unknown, field = "uploadId"): string {
 export async function getUploadState(
   http: HttpClient,
   uploadId: string,
-  options: { signal?: AbortSignal | undefined; correlationId?: string | undefined } = {},
+  options: {
+    signal?: AbortSignal | undefined;
+    correlationId?: string | undefined;
+    operation?: TracedSpan | undefined;
+  } = {},
 ): Promise<UploadState> {
   checkUploadId(uploadId);
   const result = await http.request<unknown>(`/v1/uploads/${uploadId}`, {
     signal: options.signal,
     correlationId: options.correlationId,
+    operation: options.operation,
+    urlTemplate: UPLOAD_TEMPLATE,
   });
   const context = {
     operation: "uploads.status",
@@ -102,13 +110,14 @@ export async function getUploadState(
 export async function waitForUpload(
   http: HttpClient,
   uploadId: string,
-  options: WaitOptions = {},
+  options: WaitOptions & { operation?: TracedSpan | undefined } = {},
 ): Promise<UploadState> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
   let last: UploadState | undefined;
   return poll<UploadState>(
     async () => {
       last = await getUploadState(http, uploadId, options);
+      if (options.operation) pollEvent(options.operation, last.status);
       if (last.status === "failed") throw uploadFailed(last);
       return last.status === "completed" ? { done: true, value: last } : { done: false };
     },
