@@ -170,9 +170,11 @@ function fileFormatOf(source: UploadSource, options: FileOptions) {
   return format;
 }
 
-function uploadOptions(options: FileOptions) {
+/** The upload step's options, under the flow's span. */
+function uploadOptions(options: FileOptions, span: TracedSpan | undefined) {
   return {
     ...callControl(options),
+    parentSpan: span,
     fileName: options.fileName,
     contentType: options.contentType,
     size: options.size,
@@ -217,7 +219,7 @@ export function createFlows(parts: FlowParts): Flows {
       run("createFromFile", {}, async (span) => {
         // The type is checked before any byte moves: an unsupported file fails here, not after uploading.
         const fileFormat = fileFormatOf(source, options);
-        const upload = await uploads.upload(source, uploadOptions(options));
+        const upload = await uploads.upload(source, uploadOptions(options, span));
         const promotion = await promotions.create(
           { ...options.promotion, fileFormat, uploadIds: [upload.uploadId] },
           stepOf(options, span),
@@ -257,7 +259,7 @@ export function createFlows(parts: FlowParts): Flows {
         // Checked before any byte moves: a bad id fails here, not after uploading the file.
         validateId(promotionId, "promotionId");
         const fileFormat = fileFormatOf(source, options);
-        const upload = await uploads.upload(source, uploadOptions(options));
+        const upload = await uploads.upload(source, uploadOptions(options, span));
         const version = await promotions.createVersion(
           promotionId,
           { ...options.version, fileFormat, uploadIds: [upload.uploadId] },

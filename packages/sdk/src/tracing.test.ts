@@ -124,12 +124,13 @@ describe("each flow is an operation span under the caller's, the package operati
     ]);
   });
 
-  it("createFromFile: the creation is the flow's child; the file service's requests are traced too", async () => {
+  it("createFromFile: the upload and the creation are the flow's children; the file service's requests are traced too", async () => {
     const client = traced();
     const pdf = new Blob(["%PDF-1.4 spring flyer"], { type: "application/pdf" });
     await client.flows.createFromFile(pdf, { fileName: "flyer.pdf", promotion: promotionFields(sim()) });
     const flow = only("createFromFile");
-    expect(namesUnder(flow)).toContain("promotions.create");
+    expect(namesUnder(flow)).toEqual(["uploads.upload", "promotions.create"]);
+    expect(namesUnder(only("uploads.upload"))[0]).toBe("POST /v1/uploads");
     const filesPort = Number(new URL(sim().filesUrl).port);
     const fileService = otel.spans().filter((span) => span.attributes["server.port"] === filesPort);
     expect(fileService.length).toBeGreaterThan(0);

@@ -129,6 +129,16 @@ describe("uploads.upload: one INTERNAL operation span per upload", () => {
     expect(span.status.code).toBe(0); // UNSET: it succeeded
   });
 
+  it("parentSpan sets the parent explicitly (the facade's flows pass theirs; no context manager needed)", async () => {
+    const uploader = tracedUploader();
+    const flow = uploader.http.telemetryFor?.({ name: "a-flow", version: "1" })?.startSpan("a flow");
+    await uploader.upload(fileOf(), { contentType: "video/mp4", parentSpan: flow });
+    flow!.end();
+    const [parent] = otel.spansNamed("a flow");
+    expect(uploadSpan().parentSpanContext?.spanId).toBe(parent!.spanContext().spanId);
+    expect(uploadSpan().spanContext().traceId).toBe(parent!.spanContext().traceId);
+  });
+
   it("ends with status ERROR and error.type, and still names the upload, when a chunk fails for good", async () => {
     const uploader = tracedUploader({ retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 5 } });
     const upload = uploader.start(fileOf(), {});

@@ -4,6 +4,7 @@
  * unfinished uploads are remembered, and the interface every kind of source is opened into.
  */
 import type { PromoReviewError } from "@promo-review/errors";
+import type { TracedSpan } from "@promo-review/errors/telemetry";
 import type {
   CallControl,
   HttpClient,
@@ -125,6 +126,11 @@ export interface UploadOptions extends CallControl {
   chunkSize?: number;
   /** Sent as `X-Correlation-ID` on every request of this upload; a fresh id when absent. */
   correlationId?: string;
+  /**
+   * With a `tracerProvider`: the span the `uploads.upload` span is a child of (the facade's flows pass
+   * theirs). Default: the caller's active span, where the provider has a context manager.
+   */
+  parentSpan?: TracedSpan | undefined;
 }
 
 /** What a finished upload gives back. */

@@ -84,8 +84,12 @@ export class Upload extends EventEmitter<UploadEvents> {
  * tracer (see tracing.ts), else just runs it.
  */
 function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): Promise<UploadResponse> {
-  return traced(start.settings.telemetry, "uploads.upload", {}, (operation) =>
-    runPhases(start, emit, signal, operation),
+  return traced(
+    start.settings.telemetry,
+    "uploads.upload",
+    {},
+    (operation) => runPhases(start, emit, signal, operation),
+    start.options.parentSpan,
   );
 }
 
