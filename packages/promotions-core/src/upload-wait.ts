@@ -12,8 +12,14 @@ import { errorFromTransport, isUuid, unexpectedResponse } from "@promo-review/er
 import type { TracedSpan } from "@promo-review/errors/telemetry";
 import { DEFAULT_RETRY, deadlineSignal, retryDelay, retrying, sleep } from "@promo-review/http";
 
-/** Waits until the given uploads are ready; rejects when one cannot become ready. */
-export type UploadWaiter = (uploadIds: string[], options: { signal?: AbortSignal }) => Promise<void>;
+/**
+ * Waits until the given uploads are ready; rejects when one cannot become ready. `parentSpan` is the
+ * waiting operation's span when tracing (upload-chunker's `waitForCompletion` takes it as its parent).
+ */
+export type UploadWaiter = (
+  uploadIds: string[],
+  options: { signal?: AbortSignal; parentSpan?: TracedSpan | undefined },
+) => Promise<void>;
 
 /** How a 409 `upload_not_ready` is waited out. */
 export interface UploadWaitOptions {
@@ -91,7 +97,7 @@ export async function sendWaitingForUploads<T>(
       const limit = deadlineSignal(remaining, signal);
       const bounded = limit.signal;
       try {
-        if (waiter) await waiter(ids, { signal: bounded });
+        if (waiter) await waiter(ids, { signal: bounded, parentSpan: options.span });
         else await sleep(delayMs, bounded);
       } catch (waitError) {
         // An injected waiter may reject with anything on abort; the caller always gets an AbortError.

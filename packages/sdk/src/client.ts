@@ -201,8 +201,9 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     validate: config.validate,
     referenceCache: config.referenceCache,
     // A 409 upload_not_ready is waited out on the file service's status, which costs no main-API budget.
-    waitForUploads: async (uploadIds, { signal }) => {
-      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, { signal })));
+    // Under the creation's span when tracing, as the wait is part of it.
+    waitForUploads: async (uploadIds, { signal, parentSpan }) => {
+      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, { signal, parentSpan })));
     },
   });
   const webhooks = settings.webhookSecret

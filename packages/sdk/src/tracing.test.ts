@@ -138,6 +138,33 @@ describe("each flow is an operation span under the caller's, the package operati
   });
 });
 
+describe("a 409 upload_not_ready inside promotions.create: the wait on the file service is its child", () => {
+  it("promotions.create > uploads.waitForCompletion, with the promo_review.upload_wait event and both POSTs", async () => {
+    const client = traced();
+    await sim().control.setDelays({ uploadProcessingDelayMs: 300 });
+    try {
+      const pdf = new Blob(["%PDF-1.4 spring flyer"], { type: "application/pdf" });
+      const upload = await client.uploads.upload(pdf, { fileName: "flyer.pdf", waitForCompletion: false });
+      otel.reset();
+      await client.promotions.create({
+        ...promotionFields(sim()),
+        fileFormat: "pdf",
+        uploadIds: [upload.uploadId],
+      });
+    } finally {
+      await sim().control.setDelays({ uploadProcessingDelayMs: 0 });
+    }
+    const create = only("promotions.create");
+    expect(namesUnder(create)).toEqual([
+      "POST /v1/promotions",
+      "uploads.waitForCompletion",
+      "POST /v1/promotions",
+    ]);
+    expect(create.events.map((event) => event.name)).toEqual(["promo_review.upload_wait"]);
+    expect(only("uploads.waitForCompletion").attributes["promo_review.upload_id"]).toBeDefined();
+  });
+});
+
 describe("evaluateAndWait: one operation span; the read of the latest version, the trigger and every poll under it", () => {
   it("polls (no webhook arrives): each read a promotions.evaluation child and a promo_review.evaluation.poll event", async () => {
     const client = traced();

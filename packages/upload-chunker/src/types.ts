@@ -245,6 +245,11 @@ export interface WaitOptions {
   correlationId?: string;
   /** Overrides of the HTTP client's retry policy for each poll, or `false` for one attempt each. */
   retry?: Partial<RetryPolicy> | false | undefined;
+  /**
+   * With a `tracerProvider`: the span the `uploads.waitForCompletion` span is a child of (promotions'
+   * wait after a 409 `upload_not_ready` passes its operation's). Default: the caller's active span.
+   */
+  parentSpan?: TracedSpan | undefined;
 }
 
 /** The `upload_state` detail added to the error an upload ends with. */

@@ -104,17 +104,23 @@ export function createUploader(options: UploaderOptions): Uploader {
       return start(source, { ...upload, uploadId }).done;
     },
     waitForCompletion: (uploadId, wait = {}) =>
-      traced(settings.telemetry, "uploads.waitForCompletion", {}, async (operation) => {
-        operation?.set({ "promo_review.upload_id": checkUploadId(uploadId) });
-        // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
-        const meter = meteredClient(http, { retry: wait.retry });
-        const state = await waitForUpload(meter.http, uploadId, {
-          pollIntervalMs: settings.pollIntervalMs,
-          ...wait,
-          operation,
-        });
-        return withResponse(state, meter.metadata()!);
-      }),
+      traced(
+        settings.telemetry,
+        "uploads.waitForCompletion",
+        {},
+        async (operation) => {
+          operation?.set({ "promo_review.upload_id": checkUploadId(uploadId) });
+          // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
+          const meter = meteredClient(http, { retry: wait.retry });
+          const state = await waitForUpload(meter.http, uploadId, {
+            pollIntervalMs: settings.pollIntervalMs,
+            ...wait,
+            operation,
+          });
+          return withResponse(state, meter.metadata()!);
+        },
+        wait.parentSpan,
+      ),
     status: (uploadId, read = {}) =>
       traced(settings.telemetry, "uploads.status", {}, async (operation) => {
         operation?.set({ "promo_review.upload_id": checkUploadId(uploadId) });
