@@ -367,7 +367,8 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     traced(
       telemetry,
       `promotions.${name}`,
-      idAttributes(ids),
+      // Built only when tracing: without a provider no span code runs, not even this.
+      telemetry ? idAttributes(ids) : {},
       async (span) => {
         const result = await work(span);
         // A reply's own `commentId` is not the comment replied to, which the span already names.

@@ -276,9 +276,7 @@ export function createFlows(parts: FlowParts): Flows {
       }),
 
     evaluateAndWait: (promotionId, options = {}) =>
-      run("evaluateAndWait", idAttributes(promotionId, options.versionId), (span) =>
-        evaluateAndWait(parts, promotionId, options, span),
-      ),
+      run("evaluateAndWait", {}, (span) => evaluateAndWait(parts, promotionId, options, span)),
   };
 }
 
@@ -406,6 +404,7 @@ async function evaluateAndWait(
 ): Promise<EvaluationOutcome> {
   // Only `undefined` means "the latest version": any other value (null from JavaScript, a typo) is
   // refused here, before a request reads the latest version in its place.
+  span?.set(idAttributes(promotionId, options.versionId));
   if (options.versionId !== undefined) validateId(options.versionId, "versionId");
   const step = { signal: options.signal, parentSpan: span };
   const versionId = options.versionId ?? (await parts.promotions.get(promotionId, step)).latestVersionId;
