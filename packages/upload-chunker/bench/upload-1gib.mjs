@@ -13,7 +13,10 @@
  * Environment: BENCH_SIZE (bytes, default 1 GiB), BENCH_RUNS (rounds, default 5), BENCH_MODES (a
  * comma-separated subset of the modes), BENCH_CPU_PROF=<dir> (every client writes a V8 CPU profile
  * there), BENCH_SMOKE=1 (16 MiB in 4 MiB chunks, one round, written to the smoke folder: see
- * scripts/bench-output.mjs).
+ * scripts/bench-output.mjs), BENCH_BASE=<a checkout's root, built> (a mode named `<mode>@base` runs
+ * that checkout's client and uploader in the same rounds: an A/B of two versions on the same
+ * machine, minutes apart at most, e.g. `BENCH_MODES=ceiling,blob-api,blob-api@base`; any label
+ * works the same way: `<mode>@x` runs the checkout at BENCH_X).
  */
 import { spawn } from "node:child_process";
 import { createHash, randomFillSync } from "node:crypto";
@@ -72,9 +75,14 @@ async function run(mode) {
   const profile = dir
     ? ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-name", `${mode}-${Date.now()}.cpuprofile`]
     : [];
+  // `<mode>@base`: the same mode from the checkout at BENCH_BASE (see the header).
+  const [name, base] = mode.split("@");
+  const root = base && process.env[`BENCH_${base.toUpperCase()}`];
+  if (base && !root) throw new Error(`${mode}: set BENCH_${base.toUpperCase()} to a built checkout`);
+  const client = root ? join(root, "packages/upload-chunker/bench/client.mjs") : join(here, "client.mjs");
   const child = spawn(
     process.execPath,
-    [...profile, join(here, "client.mjs"), mode, sim.filesUrl, sim.apiKey, path, String(SIZE)],
+    [...profile, client, name, sim.filesUrl, sim.apiKey, path, String(SIZE)],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   // Even 1 GiB at 20 MiB/s is under a minute: a client still running after this has hung.
@@ -102,11 +110,11 @@ async function run(mode) {
   return result;
 }
 
-const READS = new Set(["read-fs", "read-blob-api"]); // no upload: what reading alone costs
+const READS = new Set(["read-fs", "read-blob-api", "read-blob-stream"]); // no upload: what reading alone costs
 const REFERENCES = new Set(["ceiling", "floor"]); // not the uploader: no bar
 const modes = (
   process.env.BENCH_MODES ??
-  "ceiling,floor,stream,stream-fetch,iterable,blob,blob-api,blob-api-fetch,read-fs,read-blob-api"
+  "ceiling,floor,stream,stream-fetch,iterable,blob,blob-api,blob-api-fetch,read-fs,read-blob-api,read-blob-stream"
 ).split(",");
 const results = Object.fromEntries(modes.map((m) => [m, []]));
 try {
@@ -132,7 +140,12 @@ function stats(values) {
   const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   return { median, min: sorted[0], max: sorted.at(-1) };
 }
+/** The upload's own CPU per GiB: from the client's clock start (its initiate) to its last answer. */
 function cpuPerGiB(r) {
+  return (r.uploadCpu.user + r.uploadCpu.system) / 1e6 / (SIZE / GiB);
+}
+/** The whole client process's CPU per GiB: starting Node and loading its modules included. */
+function processCpuPerGiB(r) {
   return (r.cpu.user + r.cpu.system) / 1e6 / (SIZE / GiB);
 }
 const fmt = ({ median, min, max }, digits = 0) =>
@@ -153,7 +166,7 @@ function verdict(mode) {
   if (REFERENCES.has(mode)) return "—";
   if (smoke) return "not judged (smoke)";
   const misses = [];
-  if (mode.endsWith("-fetch")) {
+  if (mode.split("@")[0].endsWith("-fetch")) {
     if (results.floor && perRound(mode, "floor").median < BAR.throughput) misses.push("throughput vs floor");
   } else if (results.ceiling) {
     if (perRound(mode, "ceiling").median < BAR.throughput) misses.push("throughput");
@@ -166,7 +179,8 @@ const uploads = modes.filter((m) => !READS.has(m));
 const rows = uploads.map((mode) => {
   const reference = (name, measure) => (results[name] ? fmt(perRound(mode, name, measure), 2) : "–");
   const cpu = stats(results[mode].map(cpuPerGiB));
-  return `| ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${mode === "ceiling" ? "1" : reference("ceiling")} | ${mode === "floor" ? "1" : reference("floor")} | ${fmt(stats(results[mode].map((r) => r.maxRssBytes / MiB)))} | ${fmt(cpu, 2)} | ${mode === "ceiling" ? "1" : reference("ceiling", cpuPerGiB)} | ${verdict(mode)} |`;
+  const processCpu = stats(results[mode].map(processCpuPerGiB));
+  return `| ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${mode === "ceiling" ? "1" : reference("ceiling")} | ${mode === "floor" ? "1" : reference("floor")} | ${fmt(stats(results[mode].map((r) => r.maxRssBytes / MiB)))} | ${fmt(cpu, 2)} | ${mode === "ceiling" ? "1" : reference("ceiling", cpuPerGiB)} | ${fmt(processCpu, 2)} | ${mode === "ceiling" ? "1" : reference("ceiling", processCpuPerGiB)} | ${verdict(mode)} |`;
 });
 const readRows = modes
   .filter((m) => READS.has(m))
@@ -197,8 +211,8 @@ const table = [
     : ``,
   `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${load.toFixed(1)} at the end, on ${cpus().length} cores${loadAtStart > cpus().length / 2 || load > cpus().length / 2 ? ": **the machine was busy with other work**, so throughput and CPU figures are noisy (the ratios within a round are the figures to read)" : ""}.`,
   ``,
-  `| client | MiB/s | throughput to ceiling | throughput to fetch floor | client peak RSS (MiB) | client CPU (s per GiB) | CPU to ceiling | bar |`,
-  `| --- | --- | --- | --- | --- | --- | --- | --- |`,
+  `| client | MiB/s | throughput to ceiling | throughput to fetch floor | client peak RSS (MiB) | upload CPU (s per GiB) | CPU to ceiling | process CPU (s per GiB) | process CPU to ceiling | bar |`,
+  `| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`,
   ...rows,
   ``,
   ...(readRows.length > 0
