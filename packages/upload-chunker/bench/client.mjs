@@ -8,8 +8,9 @@
  *   <mode>-fetch a mode above with `fetch: globalThis.fetch` (chunk bodies through Node's fetch, not node:http)
  *   read-fs, read-blob-api, read-blob-stream  no upload: only read the file, with fs (1 MiB reads
  *            into one buffer), through the Blob API in 1 MiB slices (arrayBuffer()), or through
- *            Blob.stream() copied into one 1 MiB buffer (as the uploader reads a plain Blob), so the
- *            table can say what reading alone costs each source
+ *            Blob.stream() copied into one 1 MiB buffer; read-node-stream, read-web-stream: the
+ *            fs.createReadStream of `iterable`, and the Readable.toWeb of it that `stream` uses, so
+ *            the table can say what reading alone costs each source
  *   floor    not the uploader: the same web stream as `stream`, sent in the same 50 MiB chunk PUTs by a
  *            bare `fetch` that passes each piece straight through and keeps nothing (so it could never
  *            retry a chunk). What fetch and this stream cost on this machine, before any uploader.
@@ -154,9 +155,14 @@ async function readOnly(mode) {
   } else if (mode === "read-blob-api") {
     const blob = await openAsBlob(path);
     for (let at = 0; at < size; at += MiB) await blob.slice(at, at + MiB).arrayBuffer();
+  } else if (mode === "read-node-stream" || mode === "read-web-stream") {
+    // The file as the `iterable` and `stream` sources give it, read and dropped: what a Node stream
+    // costs, and what Readable.toWeb adds to it (it copies every piece into a new Uint8Array).
+    const stream = createReadStream(path, { highWaterMark: MiB });
+    for await (const _ of mode === "read-web-stream" ? Readable.toWeb(stream) : stream);
   } else {
-    // read-blob-stream: Blob.stream()'s pieces copied into one reused 1 MiB buffer, as the uploader
-    // reads a plain Blob.
+    // read-blob-stream: Blob.stream()'s pieces copied into one reused 1 MiB buffer, the alternative to
+    // the uploader's 1 MiB arrayBuffer() reads (see the benchmark's notes for why it is not taken).
     const blob = await openAsBlob(path);
     const buffer = new Uint8Array(MiB);
     let filled = 0;

@@ -1,10 +1,8 @@
 /**
- * A Blob or File as a source: reachable at any offset and never copied whole. A chunk is a `slice()`,
- * sent whole (browsers) or streamed from its backing store (memory, or the file for `fs.openAsBlob`
- * and `fileSource`) through a few reused 1 MiB buffers.
+ * A Blob or File as a source: reachable at any offset and never copied. A chunk is a `slice()`, sent
+ * whole or streamed from its backing store (memory, or the file for `fs.openAsBlob` and `fileSource`).
  */
 import type { PromoReviewError } from "@promo-review/errors";
-import { bufferPool, type Lease } from "./lent-buffers.js";
 import { guarded, MAX_PIECE } from "./pieces.js";
 import type { ByteSource } from "./types.js";
 
@@ -27,13 +25,8 @@ export function isBlob(value: unknown): value is Blob {
   return typeof Blob !== "undefined" && value instanceof Blob;
 }
 
-/** Read buffers kept for reuse per Blob source: enough for a 64 MiB chunk. */
-const POOL_LIMIT = 64;
-
 /** Opens a Blob or File. */
 export function blobSource(blob: Blob): ByteSource {
-  // Read buffers for a Blob read through the Blob API, reused from chunk to chunk.
-  const pool = bufferPool(MAX_PIECE, POOL_LIMIT);
   let failure: PromoReviewError | undefined;
   const fail = (error: PromoReviewError) => {
     failure ??= error;
@@ -51,8 +44,7 @@ export function blobSource(blob: Blob): ByteSource {
       const readFile = (blob as { [READ_FILE_RANGE]?: FileRangeReader })[READ_FILE_RANGE];
       return {
         whole: () => slice,
-        pieces: (settled) =>
-          guarded(readFile ? readFile(start, end, settled) : blobPieces(slice, pool.lend(settled)), fail),
+        pieces: (settled) => guarded(readFile ? readFile(start, end, settled) : blobPieces(slice), fail),
       };
     },
     release: () => {},
@@ -70,52 +62,22 @@ function fileOf(blob: Blob): ByteSource["file"] {
 }
 
 /**
- * A Blob's bytes in pieces of {@link MAX_PIECE}: `Blob.stream()`'s pieces (64 KiB on Node) copied
- * into buffers lent by `lease`, the next piece filled while the one before is being sent, so reading
- * and sending overlap. Measured on Node 20 (read alone, 256 MiB, 5 rounds, medians): this costs 1.02 s
- * of CPU per GiB against 1.29 for 1 MiB `slice().arrayBuffer()` reads, 1.35 for 8 MiB and 2.15 for a
- * whole 50 MiB chunk at once: `arrayBuffer()` reads the same 64 KiB pieces, then copies them into a
- * fresh buffer, garbage the collector must free; the pieces themselves go to the request in 1 MiB,
- * since 64 KiB pieces cost a streamed request body several times the work per byte.
+ * A Blob's bytes in pieces of {@link MAX_PIECE}, each read from the backing store (memory or, for
+ * `fs.openAsBlob`, the file) while the one before is being sent: reading and sending overlap, and at
+ * most two pieces are in memory. `Blob.stream()` would give 64 KiB pieces, which costs a streamed
+ * request body on Node several times the work per byte.
  */
-async function* blobPieces(blob: Blob, lease: Lease): AsyncGenerator<Uint8Array> {
-  if (blob.size === 0) {
-    lease.finished();
-    return;
-  }
-  const reader = blob.stream().getReader();
-  let rest: Uint8Array | undefined; // the part of the stream's last piece that did not fit
-  const fill = async (): Promise<Uint8Array | undefined> => {
-    const buffer = lease.take();
-    let filled = 0;
-    while (filled < MAX_PIECE) {
-      let piece = rest;
-      rest = undefined;
-      if (!piece) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        piece = value;
-      }
-      const n = Math.min(MAX_PIECE - filled, piece.byteLength);
-      buffer.set(n === piece.byteLength ? piece : piece.subarray(0, n), filled);
-      filled += n;
-      if (n < piece.byteLength) rest = piece.subarray(n);
-    }
-    return filled === 0 ? undefined : buffer.subarray(0, filled);
-  };
-  let next: Promise<Uint8Array | undefined> | undefined = fill();
+async function* blobPieces(blob: Blob): AsyncGenerator<Uint8Array> {
+  const read = (at: number) => blob.slice(at, Math.min(blob.size, at + MAX_PIECE)).arrayBuffer();
+  let next: Promise<ArrayBuffer> | undefined = blob.size > 0 ? read(0) : undefined;
   try {
-    for (;;) {
+    for (let at = 0; next; at += MAX_PIECE) {
       const current = await next;
-      if (!current) return;
-      next = fill();
-      yield current;
+      next = at + MAX_PIECE < blob.size ? read(at + MAX_PIECE) : undefined;
+      yield new Uint8Array(current);
     }
   } finally {
-    // The consumer stopped early (an aborted or failed PUT): the read ahead is not wanted. The lent
-    // buffers come back only once no read into one is pending.
-    void reader.cancel().catch(() => {});
-    await next?.catch(() => {});
-    lease.finished();
+    // The consumer stopped early (an aborted or failed PUT): the read ahead is not wanted.
+    next?.catch(() => {});
   }
 }

@@ -330,9 +330,6 @@ describe("every source failure is a typed error with the original as cause", () 
       override arrayBuffer(): Promise<ArrayBuffer> {
         return Promise.reject(new Error("EIO: read failed"));
       }
-      override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
-        return new ReadableStream({ pull: (controller) => controller.error(new Error("EIO: read failed")) });
-      }
     }
     class BrokenBlob extends Blob {
       override slice(start?: number, end?: number, type?: string): Blob {

@@ -110,7 +110,7 @@ describe("nodeStreamFetch under failures", () => {
   });
 });
 
-describe("a Blob's read buffers are reused from chunk to chunk, never while a request may still send them", () => {
+describe("Blob and fileSource chunks arrive intact when PUTs fail mid-body (fileSource's read buffers are reused from chunk to chunk)", () => {
   it.each(["Blob", "fileSource"])(
     "%s under 20% of chunk PUTs failing (resets mid-body included): every byte intact",
     async (kind) => {

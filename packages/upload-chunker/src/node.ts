@@ -8,7 +8,6 @@ import { openAsBlob, type Stats } from "node:fs";
 import { type FileHandle, open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { type FileRangeReader, READ_FILE_RANGE } from "./blob-source.js";
-import { bufferPool, type Lease } from "./lent-buffers.js";
 import { MAX_PIECE } from "./pieces.js";
 
 export { type CacheDirectoryOptions, userCacheDirectory } from "./cache-directory.js";
@@ -37,10 +36,24 @@ export async function fileSource(path: string, options: { type?: string } = {}):
   });
   // Read buffers are lent to a request and come back once it is over (reused by the next chunk),
   // so a large file is sent through a fixed set of buffers instead of a GiB of garbage.
-  const pool = bufferPool(MAX_PIECE, POOL_LIMIT, (size) => Buffer.allocUnsafeSlow(size));
+  const pool: Buffer[] = [];
   const reader: FileRangeReader = (start, end, settled) => {
-    const lease = pool.lend(settled);
-    return filePieces(path, info, start, end, lease);
+    const lent: Buffer[] = [];
+    let finished = false; // no read into a lent buffer is pending any more
+    const release = () => {
+      if (!finished || !settled?.aborted) return;
+      for (const buffer of lent.splice(0)) if (pool.length < POOL_LIMIT) pool.push(buffer);
+    };
+    settled?.addEventListener("abort", release, { once: true });
+    const take = () => {
+      const buffer = pool.pop() ?? Buffer.allocUnsafeSlow(MAX_PIECE);
+      if (settled) lent.push(buffer);
+      return buffer;
+    };
+    return filePieces(path, info, start, end, take, () => {
+      finished = true;
+      release();
+    });
   };
   Object.defineProperty(file, READ_FILE_RANGE, { value: reader });
   return file;
@@ -57,17 +70,18 @@ async function* filePieces(
   opened: Stats,
   start: number,
   end: number,
-  lease: Lease,
+  take: () => Buffer,
+  onFinished: () => void,
 ): AsyncGenerator<Uint8Array> {
   const handle = await open(path, "r");
   let next: Promise<Uint8Array> | undefined;
   try {
     await unchanged(handle, opened);
-    next = start < end ? readPiece(handle, start, end, lease) : undefined;
+    next = start < end ? readPiece(handle, start, end, take) : undefined;
     for (let at = start; next; ) {
       const piece = await next;
       at += piece.byteLength;
-      next = at < end ? readPiece(handle, at, end, lease) : undefined;
+      next = at < end ? readPiece(handle, at, end, take) : undefined;
       if (!next) await unchanged(handle, opened);
       yield piece;
     }
@@ -75,7 +89,7 @@ async function* filePieces(
     // The consumer stopped early (an aborted or failed PUT): the read ahead is not wanted.
     await next?.catch(() => {});
     await handle.close();
-    lease.finished();
+    onFinished();
   }
 }
 
@@ -84,8 +98,13 @@ async function unchanged(handle: FileHandle, opened: Stats): Promise<void> {
   if (now.mtimeMs !== opened.mtimeMs || now.size !== opened.size) throw changed();
 }
 
-async function readPiece(handle: FileHandle, at: number, end: number, lease: Lease): Promise<Uint8Array> {
-  const piece = lease.take().subarray(0, Math.min(MAX_PIECE, end - at));
+async function readPiece(
+  handle: FileHandle,
+  at: number,
+  end: number,
+  take: () => Buffer,
+): Promise<Uint8Array> {
+  const piece = take().subarray(0, Math.min(MAX_PIECE, end - at));
   const { bytesRead } = await handle.read(piece, 0, piece.byteLength, at);
   if (bytesRead !== piece.byteLength) throw changed();
   return piece;
