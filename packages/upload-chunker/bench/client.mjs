@@ -6,13 +6,16 @@
  *   blob-api the uploader with fs.openAsBlob(path) as a plain Blob (chunks read through the Blob API)
  *   iterable the uploader with fs.createReadStream(path) as an AsyncIterable (no Readable.toWeb)
  *   <mode>-fetch a mode above with `fetch: globalThis.fetch` (chunk bodies through Node's fetch, not node:http)
- *   read-fs, read-blob-api  no upload: only read the file, with fs (1 MiB reads into one buffer) or
- *            through the Blob API as the uploader reads a plain Blob (1 MiB slices, arrayBuffer()),
- *            so the table can say what reading alone costs each source
+ *   read-fs, read-blob-api, read-blob-stream  no upload: only read the file, with fs (1 MiB reads
+ *            into one buffer), through the Blob API in 1 MiB slices (arrayBuffer()), or through
+ *            Blob.stream() copied into one 1 MiB buffer; read-node-stream, read-web-stream: the
+ *            fs.createReadStream of `iterable`, and the Readable.toWeb of it that `stream` uses, so
+ *            the table can say what reading alone costs each source
  *   floor    not the uploader: the same web stream as `stream`, sent in the same 50 MiB chunk PUTs by a
  *            bare `fetch` that passes each piece straight through and keeps nothing (so it could never
  *            retry a chunk). What fetch and this stream cost on this machine, before any uploader.
- * Prints one JSON line: { mode, ms, maxRssBytes, cpu: { user, system } (microseconds), uploadId }.
+ * Prints one JSON line: { mode, ms, maxRssBytes, cpu: { user, system } (microseconds, the whole
+ * process), uploadCpu: { user, system } (from the clock's start on: the upload's own), uploadId }.
  */
 import { createReadStream, openAsBlob } from "node:fs";
 import { open } from "node:fs/promises";
@@ -25,13 +28,21 @@ const [mode, filesUrl, apiKey, path, sizeText] = process.argv.slice(2);
 const size = Number(sizeText);
 const MiB = 1024 * 1024;
 
+// The process's CPU when the clock starts: what the upload itself cost (its initiate and its bytes),
+// without starting Node and loading modules, a cost per process rather than per GiB.
+let cpuAtStart;
+function startClock() {
+  cpuAtStart = process.cpuUsage();
+  return performance.now();
+}
+
 async function ceiling() {
   const headers = {
     Authorization: `Bearer ${apiKey}`,
     "X-External-User-ID": "bench",
     "Content-Type": "application/json",
   };
-  const started = performance.now(); // from the initiate on, as the uploader's own initiate is timed
+  const started = startClock(); // from the initiate on, as the uploader's own initiate is timed
   const init = await fetch(`${filesUrl}/v1/uploads`, {
     method: "POST",
     headers,
@@ -60,7 +71,7 @@ async function ceiling() {
 
 async function floor() {
   const headers = { Authorization: `Bearer ${apiKey}`, "X-External-User-ID": "bench" };
-  const started = performance.now(); // from the initiate on, as the uploader's own initiate is timed
+  const started = startClock(); // from the initiate on, as the uploader's own initiate is timed
   const init = await fetch(`${filesUrl}/v1/uploads`, {
     method: "POST",
     headers: { ...headers, "Content-Type": "application/json" },
@@ -123,7 +134,7 @@ async function chunker(mode) {
         : kind === "blob-api"
           ? await openAsBlob(path) // a plain Blob: its chunks are read through the Blob API
           : await fileSource(path);
-  const started = performance.now();
+  const started = startClock();
   const result = await uploader.upload(source, {
     fileName: `${mode}.mp4`,
     contentType: "video/mp4",
@@ -135,15 +146,34 @@ async function chunker(mode) {
 
 /** Reads the file once, without sending it: what the source's reading costs on its own. */
 async function readOnly(mode) {
-  const started = performance.now();
+  const started = startClock();
   if (mode === "read-fs") {
     const handle = await open(path, "r");
     const buffer = Buffer.allocUnsafe(MiB);
     for (let at = 0; at < size; at += MiB) await handle.read(buffer, 0, Math.min(MiB, size - at), at);
     await handle.close();
-  } else {
+  } else if (mode === "read-blob-api") {
     const blob = await openAsBlob(path);
     for (let at = 0; at < size; at += MiB) await blob.slice(at, at + MiB).arrayBuffer();
+  } else if (mode === "read-node-stream" || mode === "read-web-stream") {
+    // The file as the `iterable` and `stream` sources give it, read and dropped: what a Node stream
+    // costs, and what Readable.toWeb adds to it (it copies every piece into a new Uint8Array).
+    const stream = createReadStream(path, { highWaterMark: MiB });
+    for await (const _ of mode === "read-web-stream" ? Readable.toWeb(stream) : stream);
+  } else {
+    // read-blob-stream: Blob.stream()'s pieces copied into one reused 1 MiB buffer, the alternative to
+    // the uploader's 1 MiB arrayBuffer() reads (see the benchmark's notes for why it is not taken).
+    const blob = await openAsBlob(path);
+    const buffer = new Uint8Array(MiB);
+    let filled = 0;
+    for await (const piece of blob.stream()) {
+      for (let at = 0; at < piece.byteLength; ) {
+        const n = Math.min(MiB - filled, piece.byteLength - at);
+        buffer.set(piece.subarray(at, at + n), filled);
+        filled = (filled + n) % MiB;
+        at += n;
+      }
+    }
   }
   return { ms: performance.now() - started };
 }
@@ -162,5 +192,5 @@ const outcome = mode.startsWith("read-")
       : await chunker(mode);
 // maxRSS is the process's peak resident set (kilobytes on Linux and macOS).
 process.stdout.write(
-  `${JSON.stringify({ mode, ...outcome, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpu: process.cpuUsage() })}\n`,
+  `${JSON.stringify({ mode, ...outcome, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpu: process.cpuUsage(), uploadCpu: process.cpuUsage(cpuAtStart) })}\n`,
 );

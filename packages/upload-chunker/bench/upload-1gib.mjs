@@ -13,7 +13,10 @@
  * Environment: BENCH_SIZE (bytes, default 1 GiB), BENCH_RUNS (rounds, default 5), BENCH_MODES (a
  * comma-separated subset of the modes), BENCH_CPU_PROF=<dir> (every client writes a V8 CPU profile
  * there), BENCH_SMOKE=1 (16 MiB in 4 MiB chunks, one round, written to the smoke folder: see
- * scripts/bench-output.mjs).
+ * scripts/bench-output.mjs), BENCH_BASE=<a checkout's root, built> (a mode named `<mode>@base` runs
+ * that checkout's client and uploader in the same rounds: an A/B of two versions on the same
+ * machine, minutes apart at most, e.g. `BENCH_MODES=ceiling,blob-api,blob-api@base`; any label
+ * works the same way: `<mode>@x` runs the checkout at BENCH_X).
  */
 import { spawn } from "node:child_process";
 import { createHash, randomFillSync } from "node:crypto";
@@ -39,11 +42,15 @@ const NOTES = [
   `- ceiling: one plain \`node:http\` PUT of the whole file (\`fs.createReadStream\` piped into the request, Content-Length set) to \`PUT /v1/uploads/{id}\` of a simulator started with \`maxChunkSize\` = the file size.`,
   `- floor: not the uploader. The same web stream as \`stream\`, sent in the same ${CHUNK / MiB} MiB chunk PUTs by a bare \`fetch\` that passes each piece straight through and keeps nothing (so it could not retry a chunk): what \`fetch\` and this stream cost here before any uploader work. An uploader must keep a chunk's bytes until the chunk is acknowledged, to send it again after a failure.`,
   `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path, { highWaterMark: 1 MiB })), { size })\` (a web ReadableStream; toWeb copies every piece); every uploader row sends chunk bodies as Node's default does, through node:http (\`nodeStreamFetch\`), and a \`-fetch\` row is the same source with \`fetch: globalThis.fetch\` (Node's fetch, as every other runtime sends); iterable: the \`fs.createReadStream\` itself as an AsyncIterable (no toWeb); blob: \`uploader.upload(await fileSource(path))\` (a File backed by the file, its streamed chunks read with \`fs\`); blob-api: \`uploader.upload(await fs.openAsBlob(path))\`, a plain Blob read through Node's Blob API. All against a simulator with \`maxChunkSize\` ${CHUNK / MiB} MiB, default \`readAheadBytes\` (8 MiB).`,
-  `- The Blob rows and the copy Node forces: a plain Blob can only be read through the Blob API, and Node ${process.version} reads a file-backed Blob 64 KiB at a time, each piece a fresh ArrayBuffer handed through a callback, then (\`arrayBuffer()\`) copied together; \`blob.stream()\` hands over the same 64 KiB pieces, and a BYOB reader copies them once more. The rows \`read-fs\` and \`read-blob-api\` measure that cost alone, in this run: the same bytes read with \`fs\` (as \`fileSource\` does) and through the Blob API (as the uploader reads a plain Blob). The difference is CPU every \`blob-api\` row pays before a byte is sent, more than the bar's 0.2 x ceiling margin; on 2 shared cores it is throughput too.`,
-  `- What was tried for the Blob rows (profiles with \`BENCH_CPU_PROF\`, 512 MiB, loaded machine): the uploader's own code (upload-chunker and http) was 2–3% of the client's busy main-thread time in \`blob-api\` and \`blob-api-fetch\`; Node's Blob reader about 27% and 23%, the garbage collector 12% and 21%. Reading with \`slice().stream()\` (64 KiB pieces) instead of 1 MiB \`slice().arrayBuffer()\`, copying the 64 KiB pieces into reused 1 MiB buffers, or reading 2 or 4 MiB ahead did not move the figures beyond the noise. Sending the chunk as the Blob slice itself (\`streamRequestBodies: false\`), zero-copy in browsers, cost more on Node: undici streams a Blob body through \`blob.stream()\`'s 64 KiB pieces (5.6–6.1 s of CPU per GiB against 3.5–3.7 streamed, one run each). Browsers take that path: there a Blob source's chunk goes as \`blob.slice(start, end)\`, never read into script memory.`,
-  `- The stream rows and their copy: a stream's pieces are copied into reused 1 MiB slabs (\`copyInto\` in stream-source.ts, about 0.2 s of CPU per GiB in a profile of \`stream\`), the one copy the uploader makes. Keeping views of the stream's own pieces instead would save it, but the README promises that a stream may reuse a buffer it yielded once the next piece is asked for (one 1 MiB buffer filled again and again is the natural way to read a file into a stream), and views would then send, and resend after a failure, the wrong bytes (sources.test.ts holds the promise). \`Readable.toWeb\` and Node's web streams cost the rest: the \`floor\` row, the same stream through a bare \`fetch\` that keeps nothing, shows what they cost before any uploader work.`,
+  `- Which copy each row that misses a bar pays, and why it stays. **blob-api, blob-api-fetch** (a plain Blob): the only way to a plain Blob's bytes is the Blob API, and Node ${process.version} reads a file-backed Blob 64 KiB at a time, each piece a fresh ArrayBuffer handed through a callback, then (\`arrayBuffer()\`) copied together into one more fresh buffer. The rows \`read-fs\` and \`read-blob-api\` measure the reading alone in this run (the same bytes with \`fs\`, as \`fileSource\` reads, and as the uploader reads a plain Blob): the difference is more than the bar's whole 0.2 x ceiling margin before a byte is sent, and on 2 shared cores it is throughput too. A File from \`fileSource\` (row \`blob\`) is the way around it on Node. **stream, stream-fetch**: \`Readable.toWeb\` copies every piece (Node's adapter wraps each Buffer in a new Uint8Array by copying it; rows \`read-node-stream\` and \`read-web-stream\`), and the uploader copies each piece once into reused 1 MiB slabs (\`copyInto\` in stream-source.ts). **iterable**: that one uploader copy only (about 0.2 s of CPU per GiB, 14% of the client's busy main thread in a profile).`,
+  `- Why the uploader's one copy of a stream stays: keeping views of the stream's own pieces would save it, but the README promises that a stream may reuse a buffer it yielded once the next piece is asked for (one 1 MiB buffer filled again and again is the natural way to read a file into a stream), and views would then send, and resend after a failure, the wrong bytes (sources.test.ts holds the promise). The uploader must keep a chunk's bytes until it is acknowledged, to send it again after a failure; the \`floor\` keeps nothing.`,
+  `- Tried for a plain Blob and measured (Node v20.20.2, 2 shared cores): reading alone (256 MiB in one process, 5 interleaved rounds, medians, load about 2) costs 0.16 s of CPU per GiB with \`fs\` into one buffer, 1.29 with 1 MiB \`slice().arrayBuffer()\` (the uploader's way), 1.35 with 8 MiB slices, 2.15 with one \`arrayBuffer()\` per 50 MiB chunk (one large fresh buffer a chunk: rejected), 1.10 with \`slice().stream()\` and 1.02 with its 64 KiB pieces copied into one reused 1 MiB buffer. That last way, cheaper read alone there, is not in a fresh process (rows \`read-blob-stream\` and \`read-blob-api\` of this run) and cost more in the upload: an A/B in the same rounds (\`blob-api\` reading \`Blob.stream()\` into reused 1 MiB buffers lent to each request, against the 1 MiB \`arrayBuffer()\` reads) gave 3.05 against 2.34 s of upload CPU per GiB (512 MiB x 5 rounds, per-round ratio 1.26, 1.02–1.49, load 7.7–13) and 3.60 against 2.74 (256 MiB x 5), so the uploader keeps \`arrayBuffer()\`. Earlier sessions found the uploader's own code (upload-chunker and http) 2–3% of the client's busy main-thread time in \`blob-api\` and \`blob-api-fetch\`, and that sending the chunk as the Blob slice itself (\`streamRequestBodies: false\`), zero-copy in browsers, costs more on Node: undici streams a Blob body through \`blob.stream()\`'s 64 KiB pieces (5.6–6.1 s of CPU per GiB against 3.5–3.7 streamed). Browsers take that path: there a Blob source's chunk goes as \`blob.slice(start, end)\`, never read into script memory. Not tried: reading a plain Blob in a worker thread, which could take the Blob reader off the main thread (throughput) but not lower the CPU.`,
+  `- Chunk PUTs declare their \`Content-Length\` (the chunk's size is known before its first byte), so \`node:http\` sends the body as it is instead of in chunked framing (four writes and a hex length per piece) and the server parses no framing. A/B in the same rounds (512 MiB x 5, two runs at load 7–13): \`blob\` 1.19 against 1.41 and 1.43 against 1.54 s of upload CPU per GiB (per-round ratios 0.84, 0.82–1.01, and 0.97, 0.84–1.01); \`stream\`, \`stream-fetch\`, \`iterable\`, \`blob-api\` and \`blob-api-fetch\` within the noise (0.93–1.06). \`nodeStreamFetch\` alone sending 50 MiB bodies of 1 MiB pieces to a draining server in another process: 0.20–0.33 s of client CPU per GiB with the length, 0.25–0.39 chunked.`,
+  `- Memory of the fetch rows: \`blob-api-fetch\` and \`floor\` peak at about 180–190 MiB, near the bar, because Node's fetch (undici) keeps more of a streamed body alive between garbage collections than \`node:http\` does (the same source through \`node:http\`, \`blob-api\`, peaks at about 122 MiB). On a loaded machine one run in five of \`blob-api-fetch\` went over the bar, before this change as after it (225 and 239 MiB, load 7–8): a row that fails on memory alone in such a run is that lag, not bytes the uploader holds.`,
+  `- CPU: "upload CPU" is the client process's \`process.cpuUsage()\` (user + system, every thread) from its clock's start to its end, the upload's own cost per GiB; the bar is judged on it. "process CPU" adds starting Node and loading modules (about 0.1 s a process, about 0.08 s more for the uploader's modules than for the ceiling's \`node:http\`), a cost per process rather than per GiB, which weighs more on a small BENCH_SIZE.`,
+  `- \`<mode>@base\` rows, when present: the same mode run from another checkout (BENCH_BASE, here main before this round of changes) in the same rounds, for an A/B on the same machine.`,
   `- Every client's clock runs from its initiate request to the answer to its last byte (the uploader with \`waitForCompletion: false\`). Before it, every client makes one request, so that no mode times Node loading its \`fetch\` on first use (about 45 ms), which an application pays once per process.`,
-  `- Both simulators run in the benchmark's process and store each chunk the same way (streamed to a temporary file, SHA-256 as it arrives); every upload's server-side SHA-256 was checked. Each client runs in its own child process; RSS is its \`process.resourceUsage().maxRSS\`, CPU its \`process.cpuUsage()\` (user + system, all threads of the whole process, warm-up request included), so CPU per GiB includes starting Node, which weighs more on a small BENCH_SIZE.`,
+  `- Both simulators run in the benchmark's process and store each chunk the same way (streamed to a temporary file, SHA-256 as it arrives); every upload's server-side SHA-256 was checked. Each client runs in its own child process; RSS is its \`process.resourceUsage().maxRSS\`.`,
 ];
 
 // The source file: random bytes, written once and read from the page cache by every client.
@@ -72,9 +79,14 @@ async function run(mode) {
   const profile = dir
     ? ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-name", `${mode}-${Date.now()}.cpuprofile`]
     : [];
+  // `<mode>@base`: the same mode from the checkout at BENCH_BASE (see the header).
+  const [name, base] = mode.split("@");
+  const root = base && process.env[`BENCH_${base.toUpperCase()}`];
+  if (base && !root) throw new Error(`${mode}: set BENCH_${base.toUpperCase()} to a built checkout`);
+  const client = root ? join(root, "packages/upload-chunker/bench/client.mjs") : join(here, "client.mjs");
   const child = spawn(
     process.execPath,
-    [...profile, join(here, "client.mjs"), mode, sim.filesUrl, sim.apiKey, path, String(SIZE)],
+    [...profile, client, name, sim.filesUrl, sim.apiKey, path, String(SIZE)],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
   // Even 1 GiB at 20 MiB/s is under a minute: a client still running after this has hung.
@@ -102,11 +114,17 @@ async function run(mode) {
   return result;
 }
 
-const READS = new Set(["read-fs", "read-blob-api"]); // no upload: what reading alone costs
+const READS = new Set([
+  "read-fs",
+  "read-blob-api",
+  "read-blob-stream",
+  "read-node-stream",
+  "read-web-stream",
+]); // no upload: what reading alone costs
 const REFERENCES = new Set(["ceiling", "floor"]); // not the uploader: no bar
 const modes = (
   process.env.BENCH_MODES ??
-  "ceiling,floor,stream,stream-fetch,iterable,blob,blob-api,blob-api-fetch,read-fs,read-blob-api"
+  "ceiling,floor,stream,stream-fetch,iterable,blob,blob-api,blob-api-fetch,read-fs,read-blob-api,read-blob-stream,read-node-stream,read-web-stream"
 ).split(",");
 const results = Object.fromEntries(modes.map((m) => [m, []]));
 try {
@@ -132,7 +150,12 @@ function stats(values) {
   const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   return { median, min: sorted[0], max: sorted.at(-1) };
 }
+/** The upload's own CPU per GiB: from the client's clock start (its initiate) to its last answer. */
 function cpuPerGiB(r) {
+  return (r.uploadCpu.user + r.uploadCpu.system) / 1e6 / (SIZE / GiB);
+}
+/** The whole client process's CPU per GiB: starting Node and loading its modules included. */
+function processCpuPerGiB(r) {
   return (r.cpu.user + r.cpu.system) / 1e6 / (SIZE / GiB);
 }
 const fmt = ({ median, min, max }, digits = 0) =>
@@ -153,7 +176,7 @@ function verdict(mode) {
   if (REFERENCES.has(mode)) return "—";
   if (smoke) return "not judged (smoke)";
   const misses = [];
-  if (mode.endsWith("-fetch")) {
+  if (mode.split("@")[0].endsWith("-fetch")) {
     if (results.floor && perRound(mode, "floor").median < BAR.throughput) misses.push("throughput vs floor");
   } else if (results.ceiling) {
     if (perRound(mode, "ceiling").median < BAR.throughput) misses.push("throughput");
@@ -166,7 +189,8 @@ const uploads = modes.filter((m) => !READS.has(m));
 const rows = uploads.map((mode) => {
   const reference = (name, measure) => (results[name] ? fmt(perRound(mode, name, measure), 2) : "–");
   const cpu = stats(results[mode].map(cpuPerGiB));
-  return `| ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${mode === "ceiling" ? "1" : reference("ceiling")} | ${mode === "floor" ? "1" : reference("floor")} | ${fmt(stats(results[mode].map((r) => r.maxRssBytes / MiB)))} | ${fmt(cpu, 2)} | ${mode === "ceiling" ? "1" : reference("ceiling", cpuPerGiB)} | ${verdict(mode)} |`;
+  const processCpu = stats(results[mode].map(processCpuPerGiB));
+  return `| ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${mode === "ceiling" ? "1" : reference("ceiling")} | ${mode === "floor" ? "1" : reference("floor")} | ${fmt(stats(results[mode].map((r) => r.maxRssBytes / MiB)))} | ${fmt(cpu, 2)} | ${mode === "ceiling" ? "1" : reference("ceiling", cpuPerGiB)} | ${fmt(processCpu, 2)} | ${mode === "ceiling" ? "1" : reference("ceiling", processCpuPerGiB)} | ${verdict(mode)} |`;
 });
 const readRows = modes
   .filter((m) => READS.has(m))
@@ -186,6 +210,15 @@ const blobShare =
         ``,
       ]
     : [];
+// What Node's Readable.toWeb adds to reading a file stream (it copies every Buffer into a new
+// Uint8Array), against the whole stream upload's CPU over the ceiling's.
+const toWebShare =
+  results.stream && results.ceiling && results["read-node-stream"] && results["read-web-stream"]
+    ? [
+        `In this run \`Readable.toWeb\` alone (\`read-web-stream\` over \`read-node-stream\`) cost ${fmt(extra("read-web-stream", "read-node-stream"), 2)} s of CPU per GiB, and the whole \`stream\` upload ${fmt(extra("stream", "ceiling"), 2)} s per GiB more than the ceiling: the copy Node's adapter makes of every piece, a cost of the source that \`stream\` and \`stream-fetch\` are given, not of the uploader.`,
+        ``,
+      ]
+    : [];
 const load = loadavg()[0];
 const table = [
   `# upload-chunker benchmark`,
@@ -197,8 +230,8 @@ const table = [
     : ``,
   `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${load.toFixed(1)} at the end, on ${cpus().length} cores${loadAtStart > cpus().length / 2 || load > cpus().length / 2 ? ": **the machine was busy with other work**, so throughput and CPU figures are noisy (the ratios within a round are the figures to read)" : ""}.`,
   ``,
-  `| client | MiB/s | throughput to ceiling | throughput to fetch floor | client peak RSS (MiB) | client CPU (s per GiB) | CPU to ceiling | bar |`,
-  `| --- | --- | --- | --- | --- | --- | --- | --- |`,
+  `| client | MiB/s | throughput to ceiling | throughput to fetch floor | client peak RSS (MiB) | upload CPU (s per GiB) | CPU to ceiling | process CPU (s per GiB) | process CPU to ceiling | bar |`,
+  `| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`,
   ...rows,
   ``,
   ...(readRows.length > 0
@@ -210,6 +243,7 @@ const table = [
         ...readRows,
         ``,
         ...blobShare,
+        ...toWebShare,
       ]
     : []),
   ...NOTES,

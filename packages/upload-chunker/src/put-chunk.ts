@@ -87,6 +87,7 @@ export async function putChunk(
     body,
     headers: {
       "Content-Range": contentRange(chunk.start, chunk.end, chunk.size),
+      "Content-Length": String(chunk.end - chunk.start),
       "Content-Type": "application/octet-stream",
     },
     // 308 "Resume Incomplete" (the resumable-upload convention) is an answer: the chunk was stored,
