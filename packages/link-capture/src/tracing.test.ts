@@ -39,8 +39,7 @@ function only(name: string): ReadableSpan {
 }
 
 /** The children of `parent` in the order they started. */
-const childrenInOrder = (parent: ReadableSpan) =>
-  otel.childrenOf(parent).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+const childrenInOrder = (parent: ReadableSpan) => otel.childrenOf(parent).sort(byStart);
 
 /** Every configured secret, and the `sig` of the status URL, is absent from every span and metric. */
 async function expectNoSecret(extra: string[] = []) {
@@ -49,6 +48,15 @@ async function expectNoSecret(extra: string[] = []) {
   for (const secret of [sim().apiKey, ...extra])
     expect(strings.filter((s) => s.includes(secret))).toEqual([]);
 }
+
+/**
+ * Spans in the order they started. A span's start is read from `Date.now()` (whole milliseconds), so
+ * two steps in one millisecond tie: the one that ended first (steps run one after another) came first.
+ */
+const byStart = (a: ReadableSpan, b: ReadableSpan) => {
+  const ms = (t: [number, number]) => t[0] * 1e3 + t[1] / 1e6;
+  return ms(a.startTime) - ms(b.startTime) || ms(a.endTime) - ms(b.endTime);
+};
 
 describe("links.capture of an import: one operation span, the POST and every poll under it", () => {
   it("parented on the caller's span; each poll a CLIENT span named by its method and a promo_review.link.poll event", async () => {

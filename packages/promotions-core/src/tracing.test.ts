@@ -61,6 +61,15 @@ async function expectNoSecret() {
   for (const secret of [sim().apiKey]) expect(strings.filter((s) => s.includes(secret))).toEqual([]);
 }
 
+/**
+ * Spans in the order they started. A span's start is read from `Date.now()` (whole milliseconds), so
+ * two steps in one millisecond tie: the one that ended first (steps run one after another) came first.
+ */
+const byStart = (a: ReadableSpan, b: ReadableSpan) => {
+  const ms = (t: [number, number]) => t[0] * 1e3 + t[1] / 1e6;
+  return ms(a.startTime) - ms(b.startTime) || ms(a.endTime) - ms(b.endTime);
+};
+
 describe("an operation is one INTERNAL span under the caller's active span, each attempt a CLIENT span under it", () => {
   it("promotions.create: parented on the caller's span, ids and correlation id as attributes, one POST /v1/promotions", async () => {
     const client = tracedClient();
@@ -164,9 +173,7 @@ describe("a retried attempt: two CLIENT spans under one operation span", () => {
     expect(operation.attributes["promo_review.correlation_id"]).toBe(read.correlationId);
     const path = `/v1/promotions/${promotionId}`;
     const template = "/v1/promotions/{promotionId}";
-    const [first, second, ...more] = otel
-      .childrenOf(operation)
-      .sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+    const [first, second, ...more] = otel.childrenOf(operation).sort(byStart);
     expect(more).toEqual([]);
     expect(first!.attributes).toEqual({
       ...clientAttributes("GET", path, template, 503),
@@ -219,9 +226,10 @@ describe("a 429 pause: the wait for the budget is under the operation that waite
     const sent = children.find((span) => span.name !== "promo_review.budget.wait")!;
     expect(wait.attributes["promo_review.budget.wait_reason"]).toBe("paused");
     expect(wait.attributes["promo_review.budget.wait_ms"]).toBeGreaterThan(500);
-    // The wait ended before the request left.
-    const [end, start] = [wait.endTime, sent.startTime];
-    expect(end[0] < start[0] || (end[0] === start[0] && end[1] <= start[1])).toBe(true);
+    // The wait began long before the request left (each span's clock is anchored on its own, so
+    // their ends and starts are compared only at this scale).
+    const ms = (t: [number, number]) => t[0] * 1e3 + t[1] / 1e6;
+    expect(ms(sent.startTime) - ms(wait.startTime)).toBeGreaterThan(500);
     expect(sent.attributes["http.response.status_code"]).toBe(200);
     // http tells the operation too, as an event with the same reason.
     const event = waited.events.find((e) => e.name === "promo_review.budget.wait");

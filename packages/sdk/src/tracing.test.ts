@@ -40,8 +40,7 @@ function only(name: string): ReadableSpan {
 }
 
 /** The children of `parent`, in the order they started. */
-const childrenInOrder = (parent: ReadableSpan) =>
-  otel.childrenOf(parent).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1]);
+const childrenInOrder = (parent: ReadableSpan) => otel.childrenOf(parent).sort(byStart);
 const namesUnder = (parent: ReadableSpan) => childrenInOrder(parent).map((span) => span.name);
 
 /** The API key and the webhook secret are absent from every span, event and metric. */
@@ -51,6 +50,15 @@ async function expectNoSecret() {
   for (const secret of [sim().apiKey, sim().webhookSecret])
     expect(strings.filter((s) => s.includes(secret))).toEqual([]);
 }
+
+/**
+ * Spans in the order they started. A span's start is read from `Date.now()` (whole milliseconds), so
+ * two steps in one millisecond tie: the one that ended first (steps run one after another) came first.
+ */
+const byStart = (a: ReadableSpan, b: ReadableSpan) => {
+  const ms = (t: [number, number]) => t[0] * 1e3 + t[1] / 1e6;
+  return ms(a.startTime) - ms(b.startTime) || ms(a.endTime) - ms(b.endTime);
+};
 
 describe("each flow is an operation span under the caller's, the package operations its children", () => {
   it("createFromText: createFromText > promotions.create > POST /v1/promotions", async () => {
