@@ -9,16 +9,21 @@ import {
   type PromoReviewError,
   TransportError,
 } from "@promo-review/sdk";
+import type { TelemetryOptions } from "@promo-review/errors/telemetry";
 import type { EnvFile } from "./env-file.js";
 import { EXIT } from "./exit-codes.js";
 import { type GlobalOptions, SETTING_FLAGS, settingSource, settingsFromFlags } from "./settings.js";
+import { tracingCheck } from "./tracing/tracing-check.js";
 
 /** How one check came out. */
 export type CheckStatus = "ok" | "warn" | "fail" | "skip";
 
 /** One item of the diagnosis. */
 export interface Check {
-  /** Stable name, for scripts: `setting.apiKey`, `key`, `user-id`, `act-on-behalf`, `files`, `webhook-secret`, `clock`. */
+  /**
+   * Stable name, for scripts: `setting.apiKey`, `key`, `user-id`, `act-on-behalf`, `files`,
+   * `webhook-secret`, `clock`, `tracing`.
+   */
   id: string;
   status: CheckStatus;
   /** What was found. */
@@ -44,6 +49,10 @@ export interface DoctorInput {
   now: () => number;
   signal?: AbortSignal;
   fetch?: typeof fetch;
+  /** Where the OpenTelemetry SDK is looked for first (default: `process.cwd()`). */
+  cwd?: string;
+  /** The run's OpenTelemetry providers: doctor's own requests are traced too. */
+  telemetry?: TelemetryOptions;
 }
 
 type SettingName = keyof typeof SETTING_FLAGS;
@@ -370,6 +379,7 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
       retry: false,
       timeoutMs: 15_000,
       fetch: input.fetch,
+      ...input.telemetry,
     });
 
   let keyOk = false;
@@ -404,6 +414,8 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
       : skip("files", "needs --api-key, --user-id and a valid --files-url"),
   );
   checks.push(webhookSecretCheck(value("webhookSecret")));
+  // The OTEL_* variables are the process's own: the settings file holds only PROMO_REVIEW_* entries.
+  checks.push(tracingCheck({ env: input.processEnv, cwd: input.cwd ?? process.cwd() }));
   return checks;
 }
 

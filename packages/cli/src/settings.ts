@@ -11,6 +11,7 @@ import {
   type Settings,
   type SettingsInput,
 } from "@promo-review/sdk";
+import type { TelemetryOptions } from "@promo-review/errors/telemetry";
 import type { ResumeStore } from "@promo-review/upload-chunker";
 import type { EnvFile } from "./env-file.js";
 import { UsageError } from "./usage-error.js";
@@ -141,11 +142,14 @@ export function requireSettings(
   return resolveSettings(settingsFromFlags(options), env);
 }
 
-/** Makes the SDK client from flags and environment (see {@link requireSettings}). */
+/**
+ * Makes the SDK client from flags and environment (see {@link requireSettings}), with `extra`'s
+ * `fetch`, resume store and OpenTelemetry providers.
+ */
 export function clientFrom(
   options: GlobalOptions,
   env: Environment,
-  extra: { fetch?: typeof fetch; resumeStore?: ResumeStore } = {},
+  extra: { fetch?: typeof fetch; resumeStore?: ResumeStore } & TelemetryOptions = {},
 ): PromoReviewClient {
   return createClient({ ...requireSettings(options, env), env, ...extra });
 }
