@@ -2,6 +2,8 @@
  * `promo-review doctor`: each setting and where it came from, then the service, item by item, each
  * with what to do. Every check is independent: one failing does not hide the others.
  */
+
+import type { TelemetryOptions } from "@promo-review/errors/telemetry";
 import { createHttpClient, type HttpClient, type HttpResult } from "@promo-review/http";
 import {
   ENVIRONMENT_VARIABLES,
@@ -9,7 +11,6 @@ import {
   type PromoReviewError,
   TransportError,
 } from "@promo-review/sdk";
-import type { TelemetryOptions } from "@promo-review/errors/telemetry";
 import type { EnvFile } from "./env-file.js";
 import { EXIT } from "./exit-codes.js";
 import { type GlobalOptions, SETTING_FLAGS, settingSource, settingsFromFlags } from "./settings.js";

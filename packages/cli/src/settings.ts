@@ -3,6 +3,8 @@
  * the settings file (see env-file.ts). A missing one is a usage error naming both the flag and the
  * variable, before anything is sent.
  */
+
+import type { TelemetryOptions } from "@promo-review/errors/telemetry";
 import {
   createClient,
   ENVIRONMENT_VARIABLES,
@@ -11,7 +13,6 @@ import {
   type Settings,
   type SettingsInput,
 } from "@promo-review/sdk";
-import type { TelemetryOptions } from "@promo-review/errors/telemetry";
 import type { ResumeStore } from "@promo-review/upload-chunker";
 import type { EnvFile } from "./env-file.js";
 import { UsageError } from "./usage-error.js";

@@ -176,7 +176,10 @@ const connectToTheService = step({
         },
       ]);
     }
-    return { client: clientFrom(options.globals, env, { fetch: counter.fetch, ...telemetryOf(io) }), counter };
+    return {
+      client: clientFrom(options.globals, env, { fetch: counter.fetch, ...telemetryOf(io) }),
+      counter,
+    };
   },
 });
 

@@ -72,7 +72,11 @@ function otlpEndpoint(env: Environment, signal: "traces" | "metrics", protocol: 
   if (own) return shownEndpoint(own) ?? "set, but not a URL";
   const base = value(env, "OTEL_EXPORTER_OTLP_ENDPOINT");
   const grpc = protocol === "grpc";
-  const root = base ? (shownEndpoint(base) ?? "set, but not a URL") : grpc ? "http://localhost:4317" : "http://localhost:4318";
+  const root = base
+    ? (shownEndpoint(base) ?? "set, but not a URL")
+    : grpc
+      ? "http://localhost:4317"
+      : "http://localhost:4318";
   // Over HTTP the base endpoint gets the signal's path appended; gRPC uses it as it is.
   if (grpc || root.startsWith("set,")) return root;
   return `${root.replace(/\/$/, "")}/v1/${signal}`;

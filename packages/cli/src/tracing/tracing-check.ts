@@ -20,7 +20,9 @@ export function tracingCheck(options: { env: Record<string, string | undefined>;
   }
   const where = `traces: ${describePlan(request.traces)}; metrics: ${describePlan(request.metrics)}`;
   const headers =
-    request.headerNames.length > 0 ? `; OTLP headers: ${request.headerNames.join(", ")} (values not shown)` : "";
+    request.headerNames.length > 0
+      ? `; OTLP headers: ${request.headerNames.join(", ")} (values not shown)`
+      : "";
   const found = findOtelSdk(sdkSearchRoots(options));
   if (!found) {
     return {
