@@ -6,8 +6,9 @@
  */
 import { isPromoReviewError, PromoReviewError } from "@promo-review/errors";
 import { errorFromHttp, errorFromTransport } from "@promo-review/errors/internal";
+import type { TracedSpan } from "@promo-review/errors/telemetry";
 import { readBody } from "./body.js";
-import type { BudgetedRequest, RequestBudget } from "./budget.js";
+import type { BudgetAdmission, BudgetedRequest, RequestBudget } from "./budget.js";
 import { startableDeadline } from "./deadline.js";
 import type { AttemptObservation } from "./observe.js";
 import type { OriginPolicy } from "./origin.js";
@@ -46,6 +47,8 @@ export interface AttemptRequest {
   minBytesPerSecond: number;
   /** Statuses besides 2xx that are this request's answer, not a failure (see `RequestOptions.expect`). */
   expect?: ExpectedStatuses | undefined;
+  /** The operation waiting: the budget records its wait under it. */
+  operation?: TracedSpan | undefined;
 }
 
 /**
@@ -87,14 +90,17 @@ export async function attempt<T>(
   let url = request.url;
   try {
     for (let hops = 0; ; hops++) {
-      const response = await sendHop(transport, { ...request, url }, deadline.signal, () => {
+      const hop = url;
+      const response = await sendHop(transport, { ...request, url }, deadline.signal, (waited) => {
         // The attempt counts as sent from here, after the budget's wait: time and observers start now.
         deadline.start();
-        observed.sent();
+        return observed.sent({ url: hop, waited });
       });
+      observed.answered(response.status);
       if (isRedirect(response)) {
         await response.body?.cancel().catch(() => {});
         url = nextHop(response, { url, method, replayable: !stream, hops, policy: transport.policy });
+        observed.followed();
         continue;
       }
       const { idleTimeoutMs, minBytesPerSecond } = request;
@@ -138,7 +144,7 @@ async function sendHop(
   transport: Transport,
   request: AttemptRequest,
   signal: AbortSignal,
-  onSend: () => void,
+  onSend: (waited: BudgetAdmission["waited"]) => Record<string, string> | undefined,
 ): Promise<Response> {
   const headers = new Headers(transport.headers);
   headers.set("X-Correlation-ID", request.correlationId);
@@ -147,6 +153,7 @@ async function sendHop(
   const init = { method, headers, redirect: "manual", signal } as const;
   let send: () => Promise<Response>;
   let budgeted: BudgetedRequest;
+  let built: Request | undefined;
   if (isStream(request.body)) {
     const streamed = { ...init, body: request.body, duplex: "half" } as RequestInit;
     send = () => transport.sendStream(url, streamed);
@@ -158,12 +165,24 @@ async function sendHop(
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
     }
     // An absent body is `undefined` here, which a `RequestInit` reads as no body at all.
-    const built = new Request(url, { ...init, body });
-    send = () => transport.send(built);
-    budgeted = { method, url: built.url };
+    const made = new Request(url, { ...init, body });
+    built = made;
+    send = () => transport.send(made);
+    budgeted = { method, url: made.url };
   }
-  const admission = await transport.budget?.acquire(budgeted, { signal, ticket: true });
-  onSend();
+  const { operation } = request;
+  const admission = await transport.budget?.acquire(budgeted, {
+    signal,
+    ticket: true,
+    ...(operation ? { operation } : {}),
+  });
+  // The trace's headers (`traceparent`) exist only once the hop's span started, after the wait. The
+  // stream's `init` holds `headers` itself; a built `Request` copied them, so they go on its own.
+  const added = onSend(admission?.waited);
+  for (const [name, value] of Object.entries(added ?? {})) {
+    headers.set(name, value);
+    built?.headers.set(name, value);
+  }
   try {
     return await send();
   } finally {

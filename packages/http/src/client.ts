@@ -23,8 +23,10 @@ import { type AttemptObservation, observeRequest } from "./observe.js";
 import { createOriginPolicy } from "./origin.js";
 import type { RequestBody } from "./request-body.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retrying } from "./retry.js";
+import { traceRequest } from "./trace-attempt.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
 import { type AppInfo, userAgent } from "./user-agent.js";
+import { HTTP_VERSION } from "./version.js";
 
 /** The default deadline of one attempt: from sending to the last byte of the answer. 30 s. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -135,7 +137,9 @@ export interface RequestOptions {
   operation?: TracedSpan | undefined;
   /**
    * The path's template as the spec writes it (`/v1/promotions/{promotionId}/versions`): the CLIENT
-   * span's name and `url.template`. Default: the path itself when it has no id in it.
+   * span's name (`POST /v1/promotions/{promotionId}/versions`) and `url.template`. Default: none, and
+   * the span is named by the method alone (`GET`): a path with an id in it is never guessed at, as
+   * OpenTelemetry asks of a name (low cardinality).
    */
   urlTemplate?: string | undefined;
 }
@@ -226,6 +230,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (!telemetries.has(name)) telemetries.set(name, telemetryFrom(options, { name, version, redact }));
     return telemetries.get(name);
   };
+  // The pipeline's own spans and metrics; without a provider nothing of them is even made.
+  const telemetry =
+    options.tracerProvider || options.meterProvider
+      ? telemetryFor({ name: "@promo-review/http", version: HTTP_VERSION })
+      : undefined;
+  const propagate = options.propagateTraceContext === true;
 
   return {
     baseUrl: options.baseUrl,
@@ -250,7 +260,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         idleTimeoutMs: request.idleTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
         minBytesPerSecond: request.minBytesPerSecond ?? options.minBytesPerSecond ?? 0,
       };
-      const observation = observeRequest(observing, method, url, correlationId);
+      const trace =
+        telemetry &&
+        traceRequest(telemetry, {
+          method,
+          urlTemplate: request.urlTemplate,
+          operation: request.operation,
+          propagate,
+          policy,
+        });
+      const observation = observeRequest(observing, method, url, correlationId, trace);
       const started = Date.now();
       // The attempt under way: its observer is told of the retry that follows its failure.
       let observed: AttemptObservation | undefined;

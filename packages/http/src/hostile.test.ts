@@ -423,9 +423,17 @@ describe("a client holds no secret in any property", () => {
         inspect(value, { showHidden: true, depth: Number.POSITIVE_INFINITY, getters: true }),
       ).not.toContain(secret);
       expect(
-        JSON.stringify(structuredClone({ ...value, request: undefined, url: undefined, redact: undefined })),
+        JSON.stringify(
+          structuredClone({
+            ...value,
+            request: undefined,
+            url: undefined,
+            redact: undefined,
+            telemetryFor: undefined,
+          }),
+        ),
       ).not.toContain(secret);
-      expect(Reflect.ownKeys(value).sort()).toEqual(["baseUrl", "redact", "request", "url"]);
+      expect(Reflect.ownKeys(value).sort()).toEqual(["baseUrl", "redact", "request", "telemetryFor", "url"]);
       // The redactor holds the secret only in its closure, and does its job.
       expect(value.redact(`echoed ${secret}`)).toBe("echoed [REDACTED]");
     }

@@ -1,7 +1,9 @@
 import type { PromoReviewError } from "@promo-review/errors";
 import type { Redactor } from "@promo-review/errors/internal";
+import type { BudgetAdmission } from "./budget.js";
 import type { RequestEvent, RequestHooks, RetryEvent } from "./hooks.js";
 import { type Logger, logLine } from "./logger.js";
+import type { AttemptTrace, RequestTrace } from "./trace-attempt.js";
 
 /** What a client observes with: the caller's hooks and logger, and the client's redactor. */
 export interface ObserverOptions {
@@ -10,9 +12,21 @@ export interface ObserverOptions {
   redact: Redactor;
 }
 
-/** One attempt being observed: `sent` when it leaves (once), `ended` when it has an outcome. */
+/**
+ * One attempt being observed: `sent` when it leaves (for each request on the wire: the first, then
+ * each redirect hop), `answered` per answer, `followed` per redirect followed, `ended` when it has
+ * an outcome.
+ */
 export interface AttemptObservation {
-  sent(): void;
+  /**
+   * A request of this attempt leaves for `hop.url` now, after the budget's wait. Hooks hear of the
+   * first only; the trace of each. Returns the headers the trace adds (`traceparent`), if any.
+   */
+  sent(hop?: { url: string; waited?: BudgetAdmission["waited"] }): Record<string, string> | undefined;
+  /** The request on the wire was answered with `status`. */
+  answered(status: number): void;
+  /** That answer was a redirect, followed. */
+  followed(): void;
   ended(outcome: { status?: number | undefined; error?: PromoReviewError }): void;
   /** The failed attempt is retried after `delayMs`. */
   retrying(error: PromoReviewError, delayMs: number): void;
@@ -63,12 +77,15 @@ export function observeRequest(
   method: string,
   rawUrl: string,
   correlationId: string,
+  trace?: RequestTrace,
 ): RequestObservation {
   const url = options.redact(rawUrl);
   const started = now();
   return {
-    attempt: (number) => observeAttempt(options, { method, url, attempt: number, correlationId }, started),
+    attempt: (number) =>
+      observeAttempt(options, { method, url, attempt: number, correlationId }, started, trace?.attempt()),
     finished({ status, error, attempts }) {
+      trace?.finished();
       const durationMs = rounded(now() - started);
       const outcome = error ? `failed with ${error.code}${httpStatus(error)}` : `-> ${status}`;
       logLine(
@@ -92,17 +109,30 @@ export function observeRequest(
   };
 }
 
-/** Observes attempt `base.attempt` of a request that started at `started` (on the `now` clock). */
-function observeAttempt(options: ObserverOptions, base: RequestEvent, started: number): AttemptObservation {
+/**
+ * Observes attempt `base.attempt` of a request that started at `started` (on the `now` clock), with
+ * its `trace` when the client has telemetry.
+ */
+function observeAttempt(
+  options: ObserverOptions,
+  base: RequestEvent,
+  started: number,
+  trace: AttemptTrace | undefined,
+): AttemptObservation {
   let sentAt: number | undefined;
   const durationMs = () => rounded(now() - (sentAt ?? started));
   return {
-    sent() {
-      if (sentAt !== undefined) return;
+    sent(hop) {
+      const headers = hop && trace?.hop(hop.url, hop.waited);
+      if (sentAt !== undefined) return headers;
       sentAt = now();
       callHook(options, "beforeRequest", { ...base });
+      return headers;
     },
+    answered: (status) => trace?.answered(status),
+    followed: () => trace?.followed(),
     ended({ status, error }) {
+      trace?.ended(error);
       if (sentAt === undefined) return;
       callHook(options, "afterResponse", {
         ...base,
@@ -112,6 +142,7 @@ function observeAttempt(options: ObserverOptions, base: RequestEvent, started: n
       });
     },
     retrying(error, delayMs) {
+      trace?.retrying(error, delayMs, base.attempt);
       const { status, code } = error;
       callHook(options, "beforeRetry", {
         ...base,

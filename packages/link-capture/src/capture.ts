@@ -11,6 +11,7 @@ import {
   type Redactor,
   type ResponseShape,
 } from "@promo-review/errors/internal";
+import { type TracedSpan, traced } from "@promo-review/errors/telemetry";
 import {
   type CallControl,
   callControl,
@@ -33,6 +34,7 @@ import {
 } from "./frames.js";
 import { linkKind, nodeIdOf, parseLink } from "./link-kind.js";
 import { ImportPoll, type PollPacing } from "./poll.js";
+import { telemetryOf } from "./telemetry.js";
 import type { CaptureResponse, FileFormat, ImportPollState, WaitOptions } from "./types.js";
 
 /**
@@ -90,7 +92,10 @@ export interface LinkCapture {
   startImport(url: string, options?: Omit<CaptureOptions, "onStatus">): Promise<ImportPoll>;
   /** Carries on a poll saved with `poll.toJSON()`; `pollTimeoutMs` sets a new deadline from now. */
   resumePoll(state: ImportPollState, options?: { pollTimeoutMs?: number }): ImportPoll;
-  /** Lists the frames of a design file (POST /v1/links/design/frames). */
+  /**
+   * Lists the frames of a design file (POST /v1/links/design/frames). With a `tracerProvider` it is
+   * operation `links.discoverFrames` (inside `links.capture` when a capture asks for it).
+   */
   discoverFrames(url: string, options?: DiscoverOptions): Promise<WithResponse<FrameDiscovery>>;
   /** The main-API client in use. */
   http: HttpClient;
@@ -143,6 +148,22 @@ interface Settings {
   pacing: PollPacing;
 }
 
+/** Frame discovery as operation `links.discoverFrames` under `parent`, with how many frames it found. */
+const discover = (http: HttpClient, url: string, o: DiscoverOptions, parent: TracedSpan | undefined) =>
+  traced(
+    telemetryOf(http),
+    "links.discoverFrames",
+    {},
+    async (span) => {
+      // Checked inside the span: a bad link ends it as a local VALIDATION_ERROR, with nothing sent.
+      parseLink(url);
+      const found = await discoverFrames(http, url, o, span);
+      span?.set({ "promo_review.link.frames": found.frames.length });
+      return found;
+    },
+    parent,
+  );
+
 /** The frame to send for a design link, found from the options, the link, or discovery. */
 async function frameFor(
   http: HttpClient,
@@ -150,14 +171,16 @@ async function frameFor(
   link: URL,
   o: CaptureOptions,
   correlationId: string,
+  span: TracedSpan | undefined,
 ): Promise<string | undefined> {
   if (o.designFrameId !== undefined || nodeIdOf(link) !== undefined) return o.designFrameId;
   if (o.chooseFrame) {
-    const { frames } = await discoverFrames(http, url, {
-      ...callControl(o),
-      correlationId,
-      signal: o.signal,
-    });
+    const { frames } = await discover(
+      http,
+      url,
+      { ...callControl(o), correlationId, signal: o.signal },
+      span,
+    );
     const chosen = await o.chooseFrame(frames);
     const frame = typeof chosen === "string" ? frames.find((f) => f.id === chosen) : chosen;
     if (frame && !frame.importable) throw frameTooLarge(frame);
@@ -178,17 +201,29 @@ async function frameFor(
 
 /**
  * Captures a link and returns its poll: an import's, to wait for, or a generic capture's, already
- * done (the screenshot is ready).
+ * done (the screenshot is ready). The requests' CLIENT spans are children of `span`; with `polls`, so
+ * are the poll's (capture waits within its own operation).
  */
-async function start(settings: Settings, url: string, o: CaptureOptions = {}): Promise<ImportPoll> {
+async function start(
+  settings: Settings,
+  url: string,
+  o: CaptureOptions = {},
+  span?: TracedSpan,
+  polls?: boolean,
+): Promise<ImportPoll> {
   const { http, options } = settings;
   const link = parseLink(url);
-  const design = linkKind(link) === "design";
+  const kind = linkKind(link);
+  // The kind, never the link: a shared drive link may carry its own access token.
+  span?.set({ "promo_review.link.kind": kind });
+  const design = kind === "design";
   const correlationId = o.correlationId ?? newCorrelationId();
-  const designFrameId = design ? await frameFor(http, url, link, o, correlationId) : o.designFrameId;
+  const designFrameId = design ? await frameFor(http, url, link, o, correlationId, span) : o.designFrameId;
   let answer: HttpResult<unknown>;
   try {
     answer = await http.request<unknown>("/v1/links", {
+      operation: span,
+      urlTemplate: "/v1/links",
       method: "POST",
       // The link is sent exactly as given: its node-id, if any, is the service's to read.
       json: { url, designFrameId }, // JSON.stringify leaves out an undefined designFrameId
@@ -232,7 +267,8 @@ async function start(settings: Settings, url: string, o: CaptureOptions = {}): P
     };
     state.result = withResponse(result, responseMetadata(answer, http.redact));
   }
-  return new ImportPoll(http, state, settings.pacing);
+  span?.set({ "promo_review.upload_id": data.uploadId });
+  return new ImportPoll(http, state, settings.pacing, polls ? span : undefined);
 }
 
 /** Creates link capture over the main API. Nothing is sent until a method is called. */
@@ -242,6 +278,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     baseUrlField: "baseUrl",
     baseUrl: options.baseUrl,
   });
+  const telemetry = telemetryOf(http);
   const settings: Settings = {
     http,
     options,
@@ -257,23 +294,28 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
 
   return {
     http,
-    async capture(url, o = {}) {
-      const poll = await start(settings, url, o);
-      if (poll.result) {
-        o.onStatus?.({ type: "completed", result: poll.result });
-        return poll.result as CaptureResponse;
-      }
-      return poll.wait(o);
-    },
-    startImport: (url, o) => start(settings, url, o),
+    capture: (url, o = {}) =>
+      traced(
+        telemetry,
+        "links.capture",
+        {},
+        async (span) => {
+          const poll = await start(settings, url, o, span, true);
+          if (poll.result) {
+            o.onStatus?.({ type: "completed", result: poll.result });
+            return poll.result as CaptureResponse;
+          }
+          return poll.wait(o);
+        },
+        o.parentSpan,
+      ),
+    startImport: (url, o) =>
+      traced(telemetry, "links.startImport", {}, (span) => start(settings, url, o, span), o?.parentSpan),
     resumePoll(state, o = {}) {
       const deadline = o.pollTimeoutMs === undefined ? state.deadline : Date.now() + o.pollTimeoutMs;
       return new ImportPoll(http, { ...state, deadline }, settings.pacing);
     },
-    // async, so a bad link is a rejected promise like any other failure, never a synchronous throw.
-    async discoverFrames(url, o) {
-      parseLink(url);
-      return discoverFrames(http, url, o);
-    },
+    // A bad link is a rejected promise like any other failure (never a synchronous throw), inside the span.
+    discoverFrames: (url, o) => discover(http, url, o ?? {}, o?.parentSpan),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { ValidationError } from "@promo-review/errors";
 import { localValidationError } from "@promo-review/errors/internal";
+import type { TracedSpan } from "@promo-review/errors/telemetry";
 import {
   type CallControl,
   callControl,
@@ -13,6 +14,9 @@ import {
   type WithResponse,
   withResponse,
 } from "@promo-review/http";
+
+/** Frame discovery's path (the spec's "see gap below": docs/gaps.md). */
+const FRAMES_PATH = "/v1/links/design/frames";
 
 /** The largest frame the service imports: "about 6 megapixels". */
 export const MAX_FRAME_PIXELS = 6_000_000;
@@ -67,6 +71,11 @@ export function frameTooLarge(frame: DesignFrame): ValidationError {
 export interface DiscoverOptions extends CallControl {
   signal?: AbortSignal | undefined;
   correlationId?: string | undefined;
+  /**
+   * With a `tracerProvider`: the span the `links.discoverFrames` span is a child of. Default: the
+   * caller's active span, where the provider has a context manager.
+   */
+  parentSpan?: TracedSpan | undefined;
 }
 
 /**
@@ -77,11 +86,14 @@ export async function discoverFrames(
   http: HttpClient,
   url: string,
   options: DiscoverOptions = {},
+  operation?: TracedSpan,
 ): Promise<WithResponse<FrameDiscovery>> {
-  const answer = await http.request<{ frames?: unknown }>("/v1/links/design/frames", {
+  const answer = await http.request<{ frames?: unknown }>(FRAMES_PATH, {
     method: "POST",
     json: { url },
     idempotent: true,
+    operation,
+    urlTemplate: FRAMES_PATH,
     ...callControl(options),
     signal: options.signal,
     correlationId: options.correlationId || undefined, // an empty id is no id: http makes one

@@ -8,6 +8,7 @@
  */
 import { PromoReviewError, RateLimitError, TimeoutError } from "@promo-review/errors";
 import { isUuid, unexpectedResponse } from "@promo-review/errors/internal";
+import { errorType, type TracedSpan, traced } from "@promo-review/errors/telemetry";
 import {
   DEFAULT_RETRY,
   type HttpClient,
@@ -20,6 +21,7 @@ import {
   withResponse,
 } from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
+import { telemetryOf } from "./telemetry.js";
 import type { CaptureResponse, CaptureResult, ImportPollState, WaitOptions } from "./types.js";
 
 /** How polls are paced. */
@@ -31,6 +33,10 @@ export interface PollPacing {
   /** Per-request timeout of a poll. */
   requestTimeoutMs: number;
 }
+
+/** The event of each poll, with its attempt number and the status seen (or the error's type). */
+const POLL_EVENT = "promo_review.link.poll";
+const POLL_ATTEMPT = "promo_review.link.poll.attempt";
 
 /** Import statuses that mean it will never complete (the spec shows only `completed`; see docs/gaps.md). */
 const FAILED = new Set(["failed", "error", "cancelled", "canceled", "expired"]);
@@ -53,12 +59,15 @@ export class ImportPoll {
   readonly #state: ImportPollState;
   /** A `wait()` is polling: plain state, never a promise another caller awaits (see `#watch`). */
   #running = false;
+  /** The operation span of the capture that waits on this poll (its polls are that operation's). */
+  #operation: TracedSpan | undefined;
 
   /** @internal Use `links.startImport()` or `links.resumePoll()`. */
-  constructor(http: HttpClient, state: ImportPollState, pacing: PollPacing) {
+  constructor(http: HttpClient, state: ImportPollState, pacing: PollPacing, operation?: TracedSpan) {
     this.#http = http;
     this.#state = { ...state };
     this.#pacing = pacing;
+    this.#operation = operation;
   }
 
   /** Whether the import has finished and {@link result} is set. */
@@ -80,7 +89,9 @@ export class ImportPoll {
    * Polls until the import completes and returns the upload id and format to create the promotion
    * with. Rejects with a `TimeoutError` at the deadline (the import may still complete: save the state
    * and resume), an `AbortError` when `signal` fires, or the service's error. The result's `$response`
-   * is the completing poll's, `attempts` counting every poll (see `CaptureResponse`).
+   * is the completing poll's, `attempts` counting every poll (see `CaptureResponse`). With a
+   * `tracerProvider` it is operation `links.wait` (each poll a `promo_review.link.poll` event), unless
+   * `links.capture` waits on it within its own operation.
    */
   wait(options: WaitOptions = {}): Promise<CaptureResponse> {
     const done = this.#state.result;
@@ -91,7 +102,19 @@ export class ImportPoll {
     }
     if (this.#running) return this.#watch(options);
     this.#running = true;
-    return this.#loop(options).finally(() => {
+    const operation = this.#operation;
+    // Only the capture's own wait runs under its span; any later wait is an operation of its own.
+    this.#operation = undefined;
+    const polling = operation
+      ? this.#loop(options, operation)
+      : traced(
+          telemetryOf(this.#http),
+          "links.wait",
+          {},
+          (span) => this.#loop(options, span),
+          options.parentSpan,
+        );
+    return polling.finally(() => {
       this.#running = false;
     });
   }
@@ -112,22 +135,33 @@ export class ImportPoll {
     return this.wait(options);
   }
 
-  #loop({ signal, onStatus }: WaitOptions): Promise<CaptureResponse> {
+  /** Polls until done; each poll is a `promo_review.link.poll` event on `span` with its CLIENT span under it. */
+  #loop({ signal, onStatus }: WaitOptions, span: TracedSpan | undefined): Promise<CaptureResponse> {
     const state = this.#state;
     let failures = 0;
     let status = "unknown";
     return poll<CaptureResponse>(
       async () => {
-        state.attempts++;
-        const answer = await this.#http.request<StatusBody>(state.statusUrl, {
-          correlationId: state.correlationId,
-          retry: false,
-          timeoutMs: this.#pacing.requestTimeoutMs,
-          signal,
-        });
+        const attempt = ++state.attempts;
+        let answer: HttpResult<StatusBody>;
+        try {
+          // No url.template: `statusUrl` is the service's to shape (the spec writes only `{statusUrl}`),
+          // so the CLIENT span is named by its method alone.
+          answer = await this.#http.request<StatusBody>(state.statusUrl, {
+            correlationId: state.correlationId,
+            retry: false,
+            timeoutMs: this.#pacing.requestTimeoutMs,
+            signal,
+            operation: span,
+          });
+        } catch (error) {
+          span?.event(POLL_EVENT, { [POLL_ATTEMPT]: attempt, "error.type": errorType(error) });
+          throw error;
+        }
         failures = 0;
         const body = answer.data;
         status = typeof body?.status === "string" ? body.status : "unknown";
+        span?.event(POLL_EVENT, { [POLL_ATTEMPT]: attempt, "promo_review.link.status": status });
         if (status === "completed") return { done: true, value: this.#finish(body ?? {}, answer, onStatus) };
         if (FAILED.has(status)) {
           throw new PromoReviewError({

@@ -2,6 +2,7 @@
  * The shapes link capture works with: its result, the saved state of a poll, and the progress events.
  */
 import type { PromoReviewError } from "@promo-review/errors";
+import type { TracedSpan } from "@promo-review/errors/telemetry";
 import type { WithResponse } from "@promo-review/http";
 
 /** A promotion `fileFormat`, open to a value the service adds (screenshots and design frames are always `image`). */
@@ -74,4 +75,10 @@ export type CaptureEvent =
 export interface WaitOptions {
   signal?: AbortSignal;
   onStatus?: (event: CaptureEvent) => void;
+  /**
+   * With a `tracerProvider`: the span this operation's span (`links.capture`, or `links.wait` for a
+   * poll's own `wait()`) is a child of. Default: the caller's active span, where the provider has a
+   * context manager.
+   */
+  parentSpan?: TracedSpan | undefined;
 }

@@ -7,7 +7,14 @@
  */
 
 import { localValidationError } from "@promo-review/errors/internal";
-import type { HttpClient, HttpClientSource, RetryPolicy, WithResponse } from "@promo-review/http";
+import { type OtelAttributes, type Telemetry, type TracedSpan, traced } from "@promo-review/errors/telemetry";
+import type {
+  HttpClient,
+  HttpClientSource,
+  RequestOptions,
+  RetryPolicy,
+  WithResponse,
+} from "@promo-review/http";
 import {
   callControl,
   httpClientFrom,
@@ -29,6 +36,14 @@ import {
   promotionResponseSchema,
   submitResponseSchema,
 } from "./schemas/responses.js";
+import {
+  idAttributes,
+  PROMOTION_TEMPLATE,
+  PROMOTIONS_TEMPLATE,
+  telemetryOf,
+  uuidOrNone,
+  VERSION_TEMPLATE,
+} from "./telemetry.js";
 import type {
   CreatePromotionRequest,
   CreatePromotionResult,
@@ -164,6 +179,8 @@ interface Shared {
   /** Whether request bodies are checked before sending (`options.validate`, default true). */
   validate: boolean;
   uploadWait: UploadWaitOptions;
+  /** The client's telemetry, `undefined` without a provider (then no span code runs). */
+  telemetry: Telemetry | undefined;
 }
 
 /** What the spec states about an answer, as a schema it must keep. */
@@ -195,6 +212,12 @@ function versionPath(promotionId: string, versionId: string): string {
 }
 
 /**
+ * What one request of an operation adds to the defaults: its method, body and retry safety, and, when
+ * tracing, the operation's span (`operation`, the CLIENT spans' parent) and the spec's `urlTemplate`.
+ */
+type CallInit = Pick<RequestOptions, "method" | "json" | "idempotent" | "operation" | "urlTemplate">;
+
+/**
  * Sends one request of `operation` and checks its answer against what the spec states (`schema`): a
  * breach is an `UNEXPECTED_RESPONSE` naming the field, the operation and the correlation id. The
  * request carries the operation's correlation id, else a fresh one.
@@ -205,7 +228,7 @@ async function call<T>(
   schema: AnswerSchema,
   url: string,
   op: OperationOptions = {},
-  init: { method?: string; json?: unknown; idempotent?: boolean } = {},
+  init: CallInit = {},
 ): Promise<WithResponse<T & { correlationId: string }>> {
   const result = await http.request<unknown>(url, {
     ...init,
@@ -233,12 +256,21 @@ async function postWaitingForUploads<T>(
   op: OperationOptions,
   json: unknown,
   what: string,
+  init: CallInit,
 ) {
   const correlationId = op.correlationId ?? newCorrelationId();
   try {
     return await sendWaitingForUploads(
-      () => call<T>(shared.http, operation, schema, url, { ...op, correlationId }, { method: "POST", json }),
-      { ...shared.uploadWait, operation },
+      () =>
+        call<T>(
+          shared.http,
+          operation,
+          schema,
+          url,
+          { ...op, correlationId },
+          { ...init, method: "POST", json },
+        ),
+      { ...shared.uploadWait, operation, span: init.operation },
       op.signal,
     );
   } catch (error) {
@@ -251,17 +283,20 @@ async function createPromotion(
   shared: Shared,
   body: CreatePromotionRequest,
   op: OperationOptions = {},
+  span?: TracedSpan,
 ): Promise<WithResponse<CreatePromotionResult>> {
   const sent = shared.validate ? validateCreatePromotion(body) : body;
   const data = await postWaitingForUploads<CreatePromotionResult>(
     shared,
     "promotions.create",
     createPromotionResponseSchema,
-    "/v1/promotions",
+    PROMOTIONS_TEMPLATE,
     op,
     sent,
     "The promotion",
+    { operation: span, urlTemplate: PROMOTIONS_TEMPLATE },
   );
+  span?.set(idAttributes(data.promotionId, data.versionId));
   // The spec's response variants: tags may be missing or empty, publicId may be absent.
   const result = {
     ...data,
@@ -278,6 +313,7 @@ async function readEvaluation(
   versionId: string,
   evaluationId: string,
   op?: OperationOptions,
+  span?: TracedSpan,
 ): Promise<WithResponse<EvaluationRecord>> {
   const version = versionPath(promotionId, versionId);
   validateId(evaluationId, "evaluationId");
@@ -285,13 +321,20 @@ async function readEvaluation(
   const url = evaluationPath
     ? evaluationPath(promotionId, versionId, evaluationId)
     : `${version}/evaluations/${evaluationId}`;
-  return call<EvaluationRecord>(
+  const record = await call<EvaluationRecord>(
     shared.http,
     "promotions.evaluation",
     evaluationRecordResponseSchema,
     url,
     op,
+    // A configured path has no template the spec states: the CLIENT span is named by its method.
+    {
+      operation: span,
+      urlTemplate: evaluationPath ? undefined : `${VERSION_TEMPLATE}/evaluations/{evaluationId}`,
+    },
   );
+  span?.set({ "promo_review.evaluation.status": record.status });
+  return record;
 }
 
 /** Replies to a comment, at `commentReplyPath` when one is configured. */
@@ -300,27 +343,36 @@ async function replyToComment(
   commentId: string,
   body: Record<string, unknown> = {},
   op: ReplyOptions = {},
+  span?: TracedSpan,
 ): Promise<WithResponse<ReplyResult>> {
   if (typeof commentId !== "string" || commentId.trim() === "") {
     throw localValidationError([{ field: "commentId", message: "is required (the issue's commentId)" }]);
   }
   const { commentReplyPath } = shared.options;
   const url = commentReplyPath ? commentReplyPath(commentId) : DEFAULT_REPLY_PATH;
-  return postCommentReply(shared.http, url, commentId, body, withId(op));
+  const reply = await postCommentReply(shared.http, url, commentId, body, withId(op), {
+    operation: span,
+    urlTemplate: commentReplyPath ? undefined : DEFAULT_REPLY_PATH,
+  });
+  span?.set({ "promo_review.reply.attempts": reply.replyAttempts });
+  return reply;
 }
 
 /**
  * Runs `step` on the promotion's latest version, read from the service first: versions are also
- * created in the web application, so "latest" is never assumed. One correlation id covers both calls.
+ * created in the web application, so "latest" is never assumed. One correlation id covers both calls,
+ * and both operations' spans are children of `span`.
  */
 async function onLatest<T extends object>(
   client: PromotionsClient,
   promotionId: string,
   op: OperationOptions | undefined,
+  span: TracedSpan | undefined,
   step: (versionId: string, op: OperationOptions) => Promise<WithResponse<T>>,
 ): Promise<WithResponse<T & OfLatest>> {
-  const one = withId(op);
+  const one = { ...withId(op), parentSpan: span };
   const promotion = await client.get(promotionId, one);
+  span?.set(idAttributes(promotionId, promotion.latestVersionId));
   const result = await step(promotion.latestVersionId, one);
   const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
   return withResponse(latest, result.$response);
@@ -330,6 +382,11 @@ async function onLatest<T extends object>(
  * Creates the promotions client. Credentials are checked now; nothing is sent until an operation is
  * called, and no timer runs between operations. Every operation is async, so a local refusal is a
  * rejected promise like any other failure.
+ *
+ * With a `tracerProvider`, each operation is a span named for its method (`promotions.create`,
+ * `promotions.submit`, ...), parented on `parentSpan` or the caller's active span, with every HTTP
+ * attempt's CLIENT span under it; a local refusal ends it with `error.type` `VALIDATION_ERROR`
+ * before anything is sent.
  */
 export function createPromotionsClient(options: PromotionsClientOptions): PromotionsClient {
   const http = httpClientFrom(options, {
@@ -337,6 +394,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     baseUrlField: "baseUrl",
     baseUrl: options.baseUrl,
   });
+  const telemetry = telemetryOf(http);
   const shared: Shared = {
     http,
     options,
@@ -346,72 +404,121 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
       timeoutMs: options.uploadWaitTimeoutMs ?? 120_000,
       intervalMs: options.uploadRetryDelayMs ?? 500,
     },
+    telemetry,
   };
   const { validate } = shared;
+  /** Runs `work` as operation `name`, under the caller's `parentSpan` (else the active span). */
+  const run = <T>(
+    name: string,
+    attributes: OtelAttributes,
+    op: OperationOptions | undefined,
+    work: (span: TracedSpan | undefined) => Promise<T>,
+  ) => traced(telemetry, `promotions.${name}`, attributes, work, op?.parentSpan);
 
   const client: PromotionsClient = {
     http,
     reference: createReferenceData(http, options.referenceCache),
 
-    create: async (body, op) => createPromotion(shared, body, op),
+    create: (body, op) => run("create", {}, op, (span) => createPromotion(shared, body, op, span)),
 
-    get: async (promotionId, op) =>
-      call<Promotion>(http, "promotions.get", promotionResponseSchema, promotionPath(promotionId), op),
-
-    async createVersion(promotionId, body, op = {}) {
-      const url = `${promotionPath(promotionId)}/versions`;
-      const sent = validate ? validateNewVersion(body) : body;
-      return postWaitingForUploads<NewVersionResult>(
-        shared,
-        "promotions.createVersion",
-        newVersionResponseSchema,
-        url,
-        op,
-        sent,
-        "The new version",
-      );
-    },
-
-    async submit(promotionId, versionId, body = {}, op) {
-      const url = `${versionPath(promotionId, versionId)}/submit`;
-      const sent = validate ? validateSubmit(body) : body;
-      // The service documents submit as a safe retry, so it is retried like a GET.
-      return call<SubmitResult>(http, "promotions.submit", submitResponseSchema, url, op, {
-        method: "POST",
-        json: sent,
-        idempotent: true,
-      });
-    },
-
-    decision: async (promotionId, versionId, op) =>
-      call<Decision>(
-        http,
-        "promotions.decision",
-        decisionResponseSchema,
-        `${versionPath(promotionId, versionId)}/decision`,
-        op,
+    get: (promotionId, op) =>
+      run("get", idAttributes(promotionId), op, (span) =>
+        call<Promotion>(http, "promotions.get", promotionResponseSchema, promotionPath(promotionId), op, {
+          operation: span,
+          urlTemplate: PROMOTION_TEMPLATE,
+        }),
       ),
 
-    evaluate: async (promotionId, versionId, op) =>
-      call<EvaluationStarted>(
-        http,
-        "promotions.evaluate",
-        evaluationStartedResponseSchema,
-        `${versionPath(promotionId, versionId)}/evaluate`,
-        op,
-        { method: "POST" },
+    createVersion: (promotionId, body, op = {}) =>
+      run("createVersion", idAttributes(promotionId), op, async (span) => {
+        const url = `${promotionPath(promotionId)}/versions`;
+        const sent = validate ? validateNewVersion(body) : body;
+        const created = await postWaitingForUploads<NewVersionResult>(
+          shared,
+          "promotions.createVersion",
+          newVersionResponseSchema,
+          url,
+          op,
+          sent,
+          "The new version",
+          { operation: span, urlTemplate: `${PROMOTION_TEMPLATE}/versions` },
+        );
+        span?.set(idAttributes(promotionId, created.versionId));
+        return created;
+      }),
+
+    submit: (promotionId, versionId, body = {}, op) =>
+      run("submit", idAttributes(promotionId, versionId), op, async (span) => {
+        const url = `${versionPath(promotionId, versionId)}/submit`;
+        const sent = validate ? validateSubmit(body) : body;
+        // The service documents submit as a safe retry, so it is retried like a GET.
+        return call<SubmitResult>(http, "promotions.submit", submitResponseSchema, url, op, {
+          method: "POST",
+          json: sent,
+          idempotent: true,
+          operation: span,
+          urlTemplate: `${VERSION_TEMPLATE}/submit`,
+        });
+      }),
+
+    decision: (promotionId, versionId, op) =>
+      run("decision", idAttributes(promotionId, versionId), op, (span) =>
+        call<Decision>(
+          http,
+          "promotions.decision",
+          decisionResponseSchema,
+          `${versionPath(promotionId, versionId)}/decision`,
+          op,
+          { operation: span, urlTemplate: `${VERSION_TEMPLATE}/decision` },
+        ),
       ),
 
-    evaluation: async (promotionId, versionId, evaluationId, op) =>
-      readEvaluation(shared, promotionId, versionId, evaluationId, op),
+    evaluate: (promotionId, versionId, op) =>
+      run("evaluate", idAttributes(promotionId, versionId), op, async (span) => {
+        const started = await call<EvaluationStarted>(
+          http,
+          "promotions.evaluate",
+          evaluationStartedResponseSchema,
+          `${versionPath(promotionId, versionId)}/evaluate`,
+          op,
+          { method: "POST", operation: span, urlTemplate: `${VERSION_TEMPLATE}/evaluate` },
+        );
+        span?.set({ "promo_review.evaluation_id": started.evaluationId });
+        return started;
+      }),
 
-    replyToComment: (commentId, body, op) => replyToComment(shared, commentId, body, op),
+    evaluation: (promotionId, versionId, evaluationId, op) =>
+      run(
+        "evaluation",
+        {
+          ...idAttributes(promotionId, versionId),
+          "promo_review.evaluation_id": uuidOrNone(evaluationId),
+        },
+        op,
+        (span) => readEvaluation(shared, promotionId, versionId, evaluationId, op, span),
+      ),
+
+    replyToComment: (commentId, body, op) =>
+      run(
+        "replyToComment",
+        { "promo_review.comment_id": typeof commentId === "string" ? commentId : undefined },
+        op,
+        (span) => replyToComment(shared, commentId, body, op, span),
+      ),
 
     submitLatest: (promotionId, body = {}, op) =>
-      onLatest(client, promotionId, op, (versionId, one) => client.submit(promotionId, versionId, body, one)),
+      run("submitLatest", idAttributes(promotionId), op, (span) =>
+        onLatest(client, promotionId, op, span, (versionId, one) =>
+          client.submit(promotionId, versionId, body, one),
+        ),
+      ),
 
     decisionOfLatest: (promotionId, op) =>
-      onLatest(client, promotionId, op, (versionId, one) => client.decision(promotionId, versionId, one)),
+      run("decisionOfLatest", idAttributes(promotionId), op, (span) =>
+        onLatest(client, promotionId, op, span, (versionId, one) =>
+          client.decision(promotionId, versionId, one),
+        ),
+      ),
   };
   return client;
 }

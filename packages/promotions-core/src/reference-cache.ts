@@ -12,6 +12,7 @@
  */
 import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, unexpectedResponse } from "@promo-review/errors/internal";
+import { type TracedSpan, traced } from "@promo-review/errors/telemetry";
 import {
   type CallControl,
   callControl,
@@ -26,6 +27,7 @@ import {
 import type * as v from "valibot";
 import { checkAnswer } from "./check-answer.js";
 import { channelSchema, jurisdictionSchema, openRecordSchema } from "./schemas/responses.js";
+import { telemetryOf } from "./telemetry.js";
 
 /** The four lists. */
 export const REFERENCE_KINDS = ["channels", "jurisdictions", "products", "targetMarkets"] as const;
@@ -136,6 +138,11 @@ export type ReferenceList<K extends ReferenceKind> = { [P in K]: ReferenceItems[
 export interface ReferenceReadOptions extends CallControl {
   /** Cancels the read. */
   signal?: AbortSignal | undefined;
+  /**
+   * With a `tracerProvider`: the span the read's span (`reference.channels`, ...) is a child of.
+   * Default: the caller's active span, where the provider has a context manager.
+   */
+  parentSpan?: TracedSpan | undefined;
 }
 
 /**
@@ -279,20 +286,38 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
   // Keyed by base URL as well: a shared store must never serve staging data to production.
   const keyOf = (kind: ReferenceKind) => `promo-review:reference:${http.baseUrl}:${kind}`;
 
-  /** The list, from a fetch another read has under way (waited for on this read's timers) or its own. */
-  async function fetchList(kind: ReferenceKind, read: ReferenceReadOptions = {}): Promise<Fetched> {
+  const telemetry = telemetryOf(http);
+
+  /**
+   * The list, from a fetch another read has under way (waited for on this read's timers) or its own,
+   * whose CLIENT spans are children of `span`.
+   */
+  async function fetchList(
+    kind: ReferenceKind,
+    read: ReferenceReadOptions = {},
+    span?: TracedSpan,
+  ): Promise<Fetched> {
     const running = filling.get(kind);
     const shared = running && (await joined(running, read.signal));
-    return shared ?? fetchOwn(kind, read);
+    span?.set({ "promo_review.reference.joined": Boolean(shared) });
+    return shared ?? fetchOwn(kind, read, span);
   }
 
-  async function fetchOwn(kind: ReferenceKind, read: ReferenceReadOptions): Promise<Fetched> {
+  async function fetchOwn(
+    kind: ReferenceKind,
+    read: ReferenceReadOptions,
+    span?: TracedSpan,
+  ): Promise<Fetched> {
     const fill: Filling = { done: false };
     filling.set(kind, fill);
     try {
-      const result = await http.request<unknown>(paths[kind], {
+      const path = paths[kind];
+      const result = await http.request<unknown>(path, {
         ...callControl(read),
         signal: read.signal,
+        operation: span,
+        // The default paths are templates as they are; a configured one is left to http's default.
+        urlTemplate: path === DEFAULT_PATHS[kind] ? path : undefined,
       });
       const { data, correlationId, status } = result;
       const items = itemsOf(kind, data, { correlationId, status, redact: http.redact });
@@ -334,13 +359,14 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
   async function read<K extends ReferenceKind>(
     kind: K,
     options: ReferenceReadOptions = {},
+    span?: TracedSpan,
   ): Promise<ReferenceResult<K>> {
     const cached = await store.get(keyOf(kind));
     if (cached !== undefined && now() - cached.fetchedAt < ttlMs) {
       return listOf(kind, cached, cachedMetadata(kind, cached), { fromCache: true, stale: false });
     }
     try {
-      const { entry, metadata } = await fetchList(kind, options);
+      const { entry, metadata } = await fetchList(kind, options, span);
       return listOf(kind, entry, metadata, { fromCache: false, stale: false });
     } catch (error) {
       // The last good list beats none; an abort is the caller's own choice and is not hidden.
@@ -349,16 +375,39 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
     }
   }
 
+  /** A read as operation `reference.<kind>`: whether it was served from the cache, and stale. */
+  const traceRead = <K extends ReferenceKind>(kind: K, o: ReferenceReadOptions | undefined) =>
+    traced(
+      telemetry,
+      `reference.${kind}`,
+      {},
+      async (span) => {
+        const list = await read(kind, o, span);
+        const { fromCache, stale } = list as unknown as ReferenceList<K>;
+        span?.set({ "promo_review.reference.from_cache": fromCache, "promo_review.reference.stale": stale });
+        return list;
+      },
+      o?.parentSpan,
+    );
+
   return {
-    channels: (o) => read("channels", o),
-    jurisdictions: (o) => read("jurisdictions", o),
-    products: (o) => read("products", o),
-    targetMarkets: (o) => read("targetMarkets", o),
-    async refresh(kinds = [...REFERENCE_KINDS], o) {
-      await Promise.all(
-        // The cached list stays until a good one replaces it, so a failed refresh loses nothing.
-        kinds.map((kind) => fetchList(kind, o)),
-      );
-    },
+    channels: (o) => traceRead("channels", o),
+    jurisdictions: (o) => traceRead("jurisdictions", o),
+    products: (o) => traceRead("products", o),
+    targetMarkets: (o) => traceRead("targetMarkets", o),
+    refresh: (kinds = [...REFERENCE_KINDS], o) =>
+      traced(
+        telemetry,
+        "reference.refresh",
+        // Only the four names: an array's strings are not redacted, so nothing else goes in.
+        { "promo_review.reference.kinds": kinds.filter((kind) => REFERENCE_KINDS.includes(kind)) },
+        async (span) => {
+          await Promise.all(
+            // The cached list stays until a good one replaces it, so a failed refresh loses nothing.
+            kinds.map((kind) => fetchList(kind, o, span)),
+          );
+        },
+        o?.parentSpan,
+      ),
   };
 }

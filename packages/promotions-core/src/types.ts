@@ -1,3 +1,4 @@
+import type { TracedSpan } from "@promo-review/errors/telemetry";
 import type { CallControl } from "@promo-review/http";
 /**
  * The typed requests and results of the main API. Results keep every field the service sends
@@ -170,6 +171,11 @@ export interface OperationOptions extends CallControl {
   signal?: AbortSignal;
   /** Sent as `X-Correlation-ID` on every attempt of this operation; a fresh one when absent. */
   correlationId?: string;
+  /**
+   * With a `tracerProvider`: the span this operation's span is a child of (the facade's flows pass
+   * theirs). Default: the caller's active span, where the provider has a context manager.
+   */
+  parentSpan?: TracedSpan | undefined;
 }
 
 /**

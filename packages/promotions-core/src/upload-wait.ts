@@ -9,6 +9,7 @@
  */
 import { AbortError, UploadNotReadyError } from "@promo-review/errors";
 import { errorFromTransport, isUuid, unexpectedResponse } from "@promo-review/errors/internal";
+import type { TracedSpan } from "@promo-review/errors/telemetry";
 import { DEFAULT_RETRY, deadlineSignal, retryDelay, retrying, sleep } from "@promo-review/http";
 
 /** Waits until the given uploads are ready; rejects when one cannot become ready. */
@@ -24,6 +25,8 @@ export interface UploadWaitOptions {
   intervalMs: number;
   /** The operation waited for, named by an `UNEXPECTED_RESPONSE` (default `promotions.create`). */
   operation?: string;
+  /** The operation's span, when tracing: each wait is a `promo_review.upload_wait` event on it. */
+  span?: TracedSpan | undefined;
 }
 
 /**
@@ -74,11 +77,17 @@ export async function sendWaitingForUploads<T>(
     shouldRetry: (error) => error instanceof UploadNotReadyError,
     // The backoff's own step: a 409 names no wait of its own that could mean "ready by then".
     delayMs: (_error, round) => retryDelay(undefined, round, policy),
-    async wait(delayMs, raw) {
+    async wait(delayMs, raw, attempt) {
       const error = raw as UploadNotReadyError;
       const ids = checkNotReadyIds(error, options.operation ?? "promotions.create");
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw tooLong(error, options.timeoutMs);
+      // Which uploads were not ready, after which attempt, and (without a waiter) the backoff slept.
+      options.span?.event("promo_review.upload_wait", {
+        "promo_review.upload_ids": ids,
+        "promo_review.upload_wait.attempt": attempt,
+        "promo_review.upload_wait.delay_ms": waiter ? undefined : delayMs,
+      });
       const limit = deadlineSignal(remaining, signal);
       const bounded = limit.signal;
       try {

@@ -1,5 +1,6 @@
 import { errorFromResponse, isOverWaitBound, MAX_TIMER_MS } from "@promo-review/errors/internal";
 import { EventEmitter } from "eventemitter3";
+import { type BudgetTelemetry, budgetTelemetry, type Waited, type WaitState } from "./budget-telemetry.js";
 import { type Clock, systemClock } from "./clock.js";
 import { abortedError, closedError, deadlineError, queueFullError, type RequestLabel } from "./errors.js";
 import { kyHooksFor } from "./ky-hooks.js";
@@ -34,9 +35,19 @@ interface Waiter extends Queued {
   /** On the clock's scale; `Infinity` without a deadline. */
   readonly deadlineAt: number;
   announced: boolean;
-  resolve: () => void;
+  resolve: (waited: Waited | undefined) => void;
   reject: (error: unknown) => void;
   cleanup?: () => void;
+  /** When it was queued (clock scale): a wait counts from here. */
+  readonly since: number;
+  /** Resolve with how it waited (a ticket's `waited`); a plain `acquire` resolves to nothing. */
+  readonly report: boolean;
+  /** The operation span its wait span goes under (`AcquireOptions.operation`). */
+  readonly operation: AcquireOptions["operation"];
+  /** A resend's after a 429 of this many ms (the wait span's `promo_review.retry` event). */
+  readonly retryAfterMs: number | undefined;
+  /** Set once it waits (refused by the store, or held behind one ahead). */
+  wait: WaitState | undefined;
   /**
    * The windows it was last refused for ("all" while the key is paused): a waiter behind it that
    * needs one of them waits behind it. Empty until refused, and while its own store call is out.
@@ -60,6 +71,8 @@ interface Blocked {
   paused: boolean;
   /** The one ahead is about to take (its store call is out, or its timer is due): look again soon. */
   polling: boolean;
+  /** The rule of the window it holds (`undefined` while paused). */
+  rule: string | undefined;
 }
 
 const NO_HOLD: ReadonlySet<string> = new Set();
@@ -70,9 +83,9 @@ const NO_TICKET: BudgetTicket = Object.freeze({ settle: () => {} });
 
 // One settled promise serves every admission that needs no wait (a promise cannot be changed by
 // its holders), sparing an allocation on the hot path. Created on first use, not at import.
-let resolved: Promise<void> | undefined;
-const done = (): Promise<void> => {
-  resolved ??= Promise.resolve();
+let resolved: Promise<undefined> | undefined;
+const done = (): Promise<undefined> => {
+  resolved ??= Promise.resolve(undefined);
   return resolved;
 };
 
@@ -99,6 +112,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   readonly #clock: Clock;
   readonly #fallbackPauseMs: number;
   readonly #admission: Admission;
+  /** The spans and metrics, or `undefined` without a provider: then none of their code runs. */
+  readonly #telemetry: BudgetTelemetry | undefined;
   // One array per combination of matching rules, so stores can cache by identity.
   readonly #windowSets = new Map<number, WindowSpec[]>();
   readonly #queue = new WaitQueue<Waiter>();
@@ -127,13 +142,16 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     this.#key = options.keyId ?? "default";
     this.#maxQueue = options.maxQueue ?? 1000;
     this.#fallbackPauseMs = options.fallbackPauseMs ?? 1000;
+    // The budget never holds the API key, only its id; redacted anyway should a key be passed there.
+    this.#telemetry = budgetTelemetry(options, options.keyId === undefined ? [] : [options.keyId]);
     // Tickets must be unique across every process sharing a store.
     this.#ticketPrefix = crypto.randomUUID();
     // Bound once, so that `const { acquire, learn } = budget` works for non-ky callers.
     this.acquire = this.acquire.bind(this) as RateBudget["acquire"];
     this.learn = this.learn.bind(this);
     this.#admission = {
-      admit: (request, acquireOptions) => this.#acquireTicket(request, acquireOptions),
+      admit: (request, acquireOptions, retryAfterMs) =>
+        this.#acquireTicket(request, acquireOptions, retryAfterMs),
       learn: this.learn,
       learnFrom: (response, request) => this.#learnFrom(response, request),
       resend: (options.onThrottled ?? "throw") === "retry",
@@ -207,24 +225,29 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       }
     }
     if (target === undefined || windows.length === 0) return done();
-    return this.#acquire(request, target, windows, options, undefined);
+    return this.#acquire(request, target, windows, options, undefined, false, undefined) as Promise<void>;
   }
 
-  /** `acquire` with `ticket: true`. */
-  async #acquireTicket(request: BudgetRequest, options: AcquireOptions): Promise<BudgetTicket> {
+  /** `acquire` with `ticket: true`; `retryAfterMs` when it is a resend after a 429 (see `Admission`). */
+  async #acquireTicket(
+    request: BudgetRequest,
+    options: AcquireOptions,
+    retryAfterMs?: number,
+  ): Promise<BudgetTicket> {
     const target = targetOf(request, this.#base);
     if (target === undefined) return NO_TICKET;
     const windows = this.#windowsFor(target);
     if (windows.length === 0) return NO_TICKET;
     const store = this.#store;
     if (store.settle === undefined) {
-      await this.#acquire(request, target, windows, options, undefined);
-      return NO_TICKET;
+      const waited = await this.#acquire(request, target, windows, options, undefined, true, retryAfterMs);
+      return waited === undefined ? NO_TICKET : { settle: NO_TICKET.settle, waited };
     }
     const ticket = `${this.#ticketPrefix}:${++this.#ticketSeq}`;
-    await this.#acquire(request, target, windows, options, ticket);
+    const waited = await this.#acquire(request, target, windows, options, ticket, true, retryAfterMs);
     let settled = false;
     return {
+      waited,
       settle: () => {
         if (settled) return;
         settled = true;
@@ -238,13 +261,19 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     };
   }
 
+  /**
+   * Waits for room in `windows` and takes it. Resolves to how the request waited when `report` asks
+   * (a ticket's `waited`; `undefined` when it did not wait), else to nothing.
+   */
   #acquire(
     request: BudgetRequest,
     target: RouteTarget,
     windows: readonly WindowSpec[],
     options: AcquireOptions,
     ticket: string | undefined,
-  ): Promise<void> {
+    report: boolean,
+    retryAfterMs: number | undefined,
+  ): Promise<Waited | undefined> {
     const label = (): RequestLabel => ({ method: target.method, url: String(request.url) });
     if (this.#closed) return Promise.reject(closedError(label()));
     const { signal } = options;
@@ -263,6 +292,11 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       }
       if (first.ok) {
         if (this.#pausedAt !== undefined) this.#admitted();
+        const telemetry = this.#telemetry;
+        if (telemetry !== undefined) {
+          telemetry.measured(windows, 0);
+          if (retryAfterMs !== undefined) telemetry.retried(options.operation, retryAfterMs);
+        }
         return done();
       }
     }
@@ -272,7 +306,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
         queueFullError(this.#maxQueue, label(), first && !first.ok ? first.waitMs : undefined),
       );
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Waited | undefined>((resolve, reject) => {
       const waiter: Waiter = {
         priority: options.priority ?? 0,
         settled: false,
@@ -284,6 +318,11 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
         announced: false,
         resolve,
         reject,
+        since: this.#clock.now(),
+        report,
+        operation: options.operation,
+        retryAfterMs,
+        wait: undefined,
         holds: NO_HOLD,
         wakeAt: Number.NEGATIVE_INFINITY,
         asking: false,
@@ -352,6 +391,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       this.#ask(waiter);
       return;
     }
+    this.#waits(waiter, blocked.paused, blocked.rule);
     this.#announce(waiter, blocked.paused, 0);
     if (blocked.polling) {
       // The one ahead is taking now; what it leaves decides whether there is room behind it. Look
@@ -383,11 +423,11 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       const due = ahead.asking || ahead.wakeAt <= now;
       const holds = ahead.holds;
       const paused = holds === "all";
-      if (!due && paused) return { until: ahead.wakeAt, paused, polling: false };
+      if (!due && paused) return { until: ahead.wakeAt, paused, polling: false, rule: undefined };
       if (!due && !paused && holds.size === 0) continue;
       for (const w of waiter.windows) {
         const shared = due || paused ? ahead.windows.some((a) => a.id === w.id) : holds.has(w.id);
-        if (shared) return { until: ahead.wakeAt, paused, polling: due };
+        if (shared) return { until: ahead.wakeAt, paused, polling: due, rule: paused ? undefined : w.rule };
       }
     }
     return undefined;
@@ -428,7 +468,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       // An abort that landed while the store answered still spent the admission: nothing to undo.
       if (this.#queue.settle(waiter)) {
         waiter.cleanup?.();
-        waiter.resolve();
+        const waited = this.#waitEnded(waiter, undefined);
+        waiter.resolve(waiter.report ? waited : undefined);
       }
       this.#admitted();
       return;
@@ -498,7 +539,12 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   /** {@link learn} on a response whose body may be consumed (ky hands its hooks a clone already). */
   async #learnFrom(response: Response, request?: BudgetRequest): Promise<number | undefined> {
     if (response.status !== 429) return undefined;
-    if (request !== undefined && this.budgetsFor(request).length === 0) return undefined;
+    let windows: WindowSpec[] | undefined;
+    if (request !== undefined) {
+      const target = targetOf(request, this.#base);
+      windows = target === undefined ? [] : this.#windowsFor(target);
+      if (windows.length === 0) return undefined;
+    }
     const error = await errorFromResponse(response);
     const pauseMs = error.retryAfterMs ?? this.#fallbackPauseMs;
     // A wait over the one-hour bound (a daily quota, year 9999, 1e308) is not a pause: holding every
@@ -507,6 +553,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     // server refuses, until it stops refusing.
     if (isOverWaitBound(pauseMs)) return undefined;
     this.pauseFor(pauseMs, "response", 429);
+    this.#telemetry?.paused(windows);
     return pauseMs;
   }
 
@@ -527,7 +574,9 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     this.#closed = true;
     for (const waiter of this.#queue.drain()) {
       waiter.cleanup?.();
-      waiter.reject(closedError(waiter.label));
+      const error = closedError(waiter.label);
+      this.#waitEnded(waiter, error);
+      waiter.reject(error);
     }
   }
 
@@ -566,6 +615,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     const budgets = [
       ...new Set(decision.full.map((id) => waiter.windows.find((w) => w.id === id)?.rule ?? id)),
     ];
+    this.#waits(waiter, decision.paused, budgets[0]);
     if (now + decision.waitMs > waiter.deadlineAt) {
       // The wait is a lower bound, so this deadline is certain to pass: fail fast.
       this.#fail(waiter, deadlineError(waiter.label, budgets, decision.waitMs));
@@ -577,7 +627,47 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   #fail(waiter: Waiter, error: unknown): void {
     if (!this.#queue.settle(waiter)) return;
     waiter.cleanup?.();
+    this.#waitEnded(waiter, error);
     waiter.reject(error);
+  }
+
+  /**
+   * `waiter` waits (refused for `rule`'s window, or paused): its wait starts now (its span with it),
+   * or, under way already, becomes a pause's if the key paused meanwhile.
+   */
+  #waits(waiter: Waiter, paused: boolean, rule: string | undefined): void {
+    const wait = waiter.wait;
+    if (wait !== undefined) {
+      if (paused) wait.reason = "paused";
+      return;
+    }
+    const state: WaitState = {
+      reason: paused ? "paused" : "window",
+      rule: paused ? undefined : rule,
+      span: undefined,
+    };
+    state.span = this.#telemetry?.waitStarted(waiter.windows, state, waiter.operation, waiter.retryAfterMs);
+    waiter.wait = state;
+  }
+
+  /**
+   * A queued acquisition ends, admitted or with `error`: ends its wait span, records its wait time,
+   * and returns how it waited (`undefined` when it never did: its only delay was the store's answer).
+   */
+  #waitEnded(waiter: Waiter, error: unknown): Waited | undefined {
+    const ms = this.#clock.now() - waiter.since;
+    const { wait } = waiter;
+    const telemetry = this.#telemetry;
+    if (wait === undefined) {
+      if (telemetry !== undefined) {
+        telemetry.measured(waiter.windows, ms, error);
+        if (waiter.retryAfterMs !== undefined && error === undefined)
+          telemetry.retried(waiter.operation, waiter.retryAfterMs);
+      }
+      return undefined;
+    }
+    telemetry?.waitEnded(waiter.windows, wait, ms, error);
+    return { ms, reason: wait.reason };
   }
 }
 

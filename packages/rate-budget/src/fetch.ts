@@ -30,6 +30,6 @@ export function budgetedFetch(
     if (response.status !== 429) return response;
     const pauseMs = await admission.learn(response, request);
     if (spare === undefined || pauseMs === undefined) return response;
-    return (await resendWhileThrottled(admission, spare, fetchFn, acquireOptions)) ?? response;
+    return (await resendWhileThrottled(admission, spare, fetchFn, acquireOptions, pauseMs)) ?? response;
   };
 }

@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 export { createRateBudget, RateBudget } from "./budget.js";
+export type { Waited, WaitReason } from "./budget-telemetry.js";
 export { type Clock, systemClock } from "./clock.js";
 export { BUDGET_CODES } from "./errors.js";
 export { budgetedFetch } from "./fetch.js";

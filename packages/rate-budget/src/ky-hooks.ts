@@ -43,7 +43,7 @@ export function kyHooksFor(admission: Admission): BudgetKyHooks {
         const pauseMs = await admission.learnFrom(response, request);
         if (pauseMs === undefined || !admission.resend) return undefined;
         const fetchFn = options.fetch ?? ((r: Request) => fetch(r));
-        return resendWhileThrottled(admission, request, fetchFn, acquireOptionsOf(request, options));
+        return resendWhileThrottled(admission, request, fetchFn, acquireOptionsOf(request, options), pauseMs);
       },
     ],
   };

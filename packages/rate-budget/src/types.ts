@@ -2,12 +2,18 @@
  * The rate budget's public types, apart from the logic that implements them, plus the one internal
  * contract (`Admission`) through which the ky hooks and `budgetedFetch` use a budget.
  */
+import type { TelemetryOptions, TracedSpan } from "@promo-review/errors/telemetry";
+import type { Waited } from "./budget-telemetry.js";
 import type { Clock } from "./clock.js";
 import type { BudgetRequest, BudgetRule } from "./rules.js";
 import type { BudgetStore } from "./store.js";
 
-/** Options of `createRateBudget`. */
-export interface RateBudgetOptions {
+/**
+ * Options of `createRateBudget`. `tracerProvider` and `meterProvider` (OpenTelemetry's, by shape:
+ * nothing imports `@opentelemetry/api`) switch on the budget's wait spans and metrics; without them
+ * no span or metric code runs.
+ */
+export interface RateBudgetOptions extends TelemetryOptions {
   /** The main API's origin (and path prefix, if any). Requests elsewhere pass straight through. */
   baseUrl: string | URL;
   /**
@@ -63,6 +69,11 @@ export interface AcquireOptions {
   deadline?: number | Date;
   /** Give up (`BUDGET_DEADLINE`) unless admitted within this many ms. */
   maxWaitMs?: number;
+  /**
+   * The span of the operation that waits (`@promo-review/http` passes its operation span): a budget
+   * with a `tracerProvider` records its wait span under it. Default: the caller's active span.
+   */
+  operation?: TracedSpan | undefined;
 }
 
 /** Payloads of the events a budget emits. */
@@ -91,6 +102,11 @@ export interface RateBudgetEvents {
 export interface BudgetTicket {
   /** Counts the admission from now (idempotent; a no-op for requests outside every budget). */
   settle(): void;
+  /**
+   * Set when the request waited before it was admitted: how long (ms, from the `acquire` call) and
+   * why (`window`: a rule's window was full; `paused`: a 429's `Retry-After` paused the key).
+   */
+  readonly waited?: Waited | undefined;
 }
 
 /** {@link AcquireOptions} asking for a ticket: `acquire` then resolves to a {@link BudgetTicket}. */
@@ -138,8 +154,11 @@ export interface BudgetKyHooks {
  * state (internal: not exported from the package).
  */
 export interface Admission {
-  /** Waits for the budget and returns the admission's ticket. */
-  admit(request: BudgetRequest, options: AcquireOptions): Promise<BudgetTicket>;
+  /**
+   * Waits for the budget and returns the admission's ticket. `retryAfterMs`: this admission is a
+   * resend's after a 429 that paused the key this long (the wait span carries it as an event).
+   */
+  admit(request: BudgetRequest, options: AcquireOptions, retryAfterMs?: number): Promise<BudgetTicket>;
   /** `RateBudget.learn`: learns from a 429, reading a clone of the body; the pause in ms, or `undefined`. */
   learn(response: Response, request: BudgetRequest): Promise<number | undefined>;
   /** `learn` on a response whose body may be consumed (ky hands its hooks a clone already). */

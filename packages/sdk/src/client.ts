@@ -1,4 +1,5 @@
 import { localValidationError } from "@promo-review/errors/internal";
+import type { MeterProviderLike, TelemetryOptions, TracerProviderLike } from "@promo-review/errors/telemetry";
 import {
   type AppInfo,
   createHttpClient,
@@ -23,7 +24,7 @@ import { type BudgetChoice, chooseBudget } from "./shared-budget.js";
 import { SDK_VERSION } from "./version.js";
 
 /** Everything `createClient` takes; any setting left out is read from `PROMO_REVIEW_*` variables. */
-export interface ClientConfig extends SettingsInput {
+export interface ClientConfig extends SettingsInput, TelemetryOptions {
   /** A `fetch` for every request (tests, proxies, instrumentation). Default: the global one. */
   fetch?: typeof fetch | undefined;
   /**
@@ -80,6 +81,28 @@ export interface ClientConfig extends SettingsInput {
   retry?: Partial<RetryPolicy> | false | undefined;
   /** The environment to read settings from (default: `process.env` where there is one). */
   env?: Record<string, string | undefined> | undefined;
+  /**
+   * OpenTelemetry spans (a `TracerProvider` of `@opentelemetry/sdk-trace-base` or the Node SDK; the
+   * SDK uses only its shape and never imports `@opentelemetry/api`). Every operation is a span
+   * (`promotions.create`, `links.capture`, `uploads.upload`, `reference.channels`, the flows such as
+   * `evaluateAndWait`, `webhooks.verify`), parented on your active span where the provider has a
+   * context manager, with one CLIENT span per HTTP attempt under it (the stable HTTP client
+   * conventions) and the budget's waits. Given to both HTTP clients, the budget it creates and the
+   * webhook verifier. Default: none, and then no span code runs.
+   */
+  tracerProvider?: TracerProviderLike | undefined;
+  /**
+   * OpenTelemetry metrics: `http.client.request.duration` and the SDK's `promo_review.*` instruments
+   * (budget waits, upload throughput, retries, 429s, webhook deliveries). Given where
+   * `tracerProvider` is. Default: none, and then no metric code runs.
+   */
+  meterProvider?: MeterProviderLike | undefined;
+  /**
+   * Send W3C `traceparent` (the attempt's CLIENT span) with each request, to `baseUrl`'s and
+   * `filesUrl`'s origins and `trustedOrigins` only (never to another origin, like the credentials),
+   * so the service's traces join yours. Needs a `tracerProvider`. Default false.
+   */
+  propagateTraceContext?: boolean | undefined;
 }
 
 /** The main-API operations, named as in the service's interface. */
@@ -127,7 +150,11 @@ export interface PromoReviewClient {
  */
 export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const settings = resolveSettings(config, config.env);
-  const budget = chooseBudget(config.rateBudget, settings.apiKey, settings.baseUrl);
+  // Each left out when not given: no provider means no span or metric code anywhere.
+  const telemetry: TelemetryOptions = {};
+  if (config.tracerProvider) telemetry.tracerProvider = config.tracerProvider;
+  if (config.meterProvider) telemetry.meterProvider = config.meterProvider;
+  const budget = chooseBudget(config.rateBudget, settings.apiKey, settings.baseUrl, telemetry);
   const webhookSecrets = settings.webhookSecret === undefined ? [] : [settings.webhookSecret].flat();
   const logger = config.logger ?? (debugEnabled(config.debug, config.env) ? console : undefined);
   const common = {
@@ -147,6 +174,8 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     timeoutMs: config.timeoutMs || undefined,
     trustedOrigins: config.trustedOrigins,
     retry: config.retry,
+    ...telemetry,
+    propagateTraceContext: config.propagateTraceContext,
   };
   const main: HttpClient = createHttpClient({
     ...common,
@@ -180,6 +209,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     ? createWebhookVerifier({
         webhookSecret: settings.webhookSecret,
         replayStore: config.replayStore,
+        ...telemetry,
       })
     : unconfiguredWebhooks();
   const client = {
@@ -197,7 +227,12 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     reference,
     webhooks,
   };
-  return { ...client, flows: createFlows({ ...client, hasWebhooks: Boolean(settings.webhookSecret) }) };
+  const flows = createFlows({
+    ...client,
+    hasWebhooks: Boolean(settings.webhookSecret),
+    telemetry: main.telemetryFor?.({ name: "@promo-review/sdk", version: SDK_VERSION }),
+  });
+  return { ...client, flows };
 }
 
 /** A verifier whose every use says how to configure the secret, instead of failing every signature. */

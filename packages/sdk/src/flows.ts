@@ -1,5 +1,6 @@
 import { TimeoutError } from "@promo-review/errors";
-import { errorFromTransport, localValidationError } from "@promo-review/errors/internal";
+import { errorFromTransport, isUuid, localValidationError } from "@promo-review/errors/internal";
+import { type OtelAttributes, type Telemetry, type TracedSpan, traced } from "@promo-review/errors/telemetry";
 import {
   type CallControl,
   callControl,
@@ -143,6 +144,8 @@ export interface FlowParts {
   webhooks: WebhookVerifier;
   /** Whether a webhook secret is configured, so results can arrive by webhook. */
   hasWebhooks: boolean;
+  /** The facade's telemetry (`undefined` without a provider): each flow is an operation span. */
+  telemetry?: Telemetry | undefined;
 }
 
 function fileFormatOf(source: UploadSource, options: FileOptions) {
@@ -179,69 +182,105 @@ function uploadOptions(options: FileOptions) {
   };
 }
 
-/** A step's options: the flow's signal and per-call controls. */
-const stepOf = (options: { signal?: AbortSignal | undefined } & CallControl) => ({
+/**
+ * A step's options: the flow's signal and per-call controls, and the flow's span as the step's parent
+ * (set explicitly: it works where no context manager carries the active span, as in Workers).
+ */
+const stepOf = (options: { signal?: AbortSignal | undefined } & CallControl, span?: TracedSpan) => ({
   ...callControl(options),
   signal: options.signal,
+  parentSpan: span,
 });
 
-/** Builds the flows over the client's parts. */
+/** `promo_review.promotion_id` (and `version_id`), only when each is a uuid: ids are not secrets. */
+const idAttributes = (promotionId: unknown, versionId?: unknown): OtelAttributes => ({
+  "promo_review.promotion_id": isUuid(promotionId) ? promotionId : undefined,
+  "promo_review.version_id": isUuid(versionId) ? versionId : undefined,
+});
+
+/** Builds the flows over the client's parts. Each flow is an operation span named for its method. */
 export function createFlows(parts: FlowParts): Flows {
-  const { uploads, links, promotions } = parts;
+  const { uploads, links, promotions, telemetry } = parts;
+  /** Runs `work` as operation `name`, under the caller's active span; its steps are its children. */
+  const run = <T>(
+    name: string,
+    attributes: OtelAttributes,
+    work: (span: TracedSpan | undefined) => Promise<T>,
+  ) => traced(telemetry, name, attributes, work);
+  /** The ids of a creation, set on the flow's span once known. */
+  const created = (span: TracedSpan | undefined, result: { promotionId: string; versionId: string }) =>
+    span?.set(idAttributes(result.promotionId, result.versionId));
 
   return {
-    async createFromFile(source, options) {
-      // The type is checked before any byte moves: an unsupported file fails here, not after uploading.
-      const fileFormat = fileFormatOf(source, options);
-      const upload = await uploads.upload(source, uploadOptions(options));
-      const promotion = await promotions.create(
-        { ...options.promotion, fileFormat, uploadIds: [upload.uploadId] },
-        stepOf(options),
-      );
-      return { promotion, upload };
-    },
+    createFromFile: (source, options) =>
+      run("createFromFile", {}, async (span) => {
+        // The type is checked before any byte moves: an unsupported file fails here, not after uploading.
+        const fileFormat = fileFormatOf(source, options);
+        const upload = await uploads.upload(source, uploadOptions(options));
+        const promotion = await promotions.create(
+          { ...options.promotion, fileFormat, uploadIds: [upload.uploadId] },
+          stepOf(options, span),
+        );
+        created(span, promotion);
+        return { promotion, upload };
+      }),
 
-    async createFromLink(url, options) {
-      const capture = await links.capture(url, {
-        designFrameId: options.designFrameId || undefined, // an empty id is no frame
-        ...stepOf(options),
-      });
-      const promotion = await promotions.create(
-        {
-          ...options.promotion,
-          // The capture's format is the service's word; validation still refuses one it does not know.
-          fileFormat: capture.fileFormat,
-          uploadIds: [capture.uploadId],
-        },
-        stepOf(options),
-      );
-      return { promotion, capture };
-    },
+    createFromLink: (url, options) =>
+      run("createFromLink", {}, async (span) => {
+        const capture = await links.capture(url, {
+          designFrameId: options.designFrameId || undefined, // an empty id is no frame
+          ...stepOf(options, span),
+        });
+        const promotion = await promotions.create(
+          {
+            ...options.promotion,
+            // The capture's format is the service's word; validation still refuses one it does not know.
+            fileFormat: capture.fileFormat,
+            uploadIds: [capture.uploadId],
+          },
+          stepOf(options, span),
+        );
+        created(span, promotion);
+        return { promotion, capture };
+      }),
 
-    createFromText(content, options) {
-      return promotions.create({ ...options.promotion, fileFormat: "text", content }, stepOf(options));
-    },
+    createFromText: (content, options) =>
+      run("createFromText", {}, async (span) => {
+        const promotion = await promotions.create(
+          { ...options.promotion, fileFormat: "text", content },
+          stepOf(options, span),
+        );
+        created(span, promotion);
+        return promotion;
+      }),
 
-    async addVersionFromFile(promotionId, source, options) {
-      // Checked before any byte moves: a bad id fails here, not after uploading the file.
-      validateId(promotionId, "promotionId");
-      const fileFormat = fileFormatOf(source, options);
-      const upload = await uploads.upload(source, uploadOptions(options));
-      const version = await promotions.createVersion(
-        promotionId,
-        { ...options.version, fileFormat, uploadIds: [upload.uploadId] },
-        stepOf(options),
-      );
-      return { version, upload };
-    },
+    addVersionFromFile: (promotionId, source, options) =>
+      run("addVersionFromFile", idAttributes(promotionId), async (span) => {
+        // Checked before any byte moves: a bad id fails here, not after uploading the file.
+        validateId(promotionId, "promotionId");
+        const fileFormat = fileFormatOf(source, options);
+        const upload = await uploads.upload(source, uploadOptions(options));
+        const version = await promotions.createVersion(
+          promotionId,
+          { ...options.version, fileFormat, uploadIds: [upload.uploadId] },
+          stepOf(options, span),
+        );
+        created(span, { promotionId, versionId: version.versionId });
+        return { version, upload };
+      }),
 
-    async submitLatestAndDecide(promotionId, options = {}) {
-      const submitted = await promotions.submitLatest(promotionId, options.body, stepOf(options));
-      const decision = await promotions.decision(promotionId, submitted.versionId, stepOf(options));
-      return { submitted, decision };
-    },
+    submitLatestAndDecide: (promotionId, options = {}) =>
+      run("submitLatestAndDecide", idAttributes(promotionId), async (span) => {
+        const submitted = await promotions.submitLatest(promotionId, options.body, stepOf(options, span));
+        const decision = await promotions.decision(promotionId, submitted.versionId, stepOf(options, span));
+        created(span, { promotionId, versionId: submitted.versionId });
+        return { submitted, decision };
+      }),
 
-    evaluateAndWait: (promotionId, options = {}) => evaluateAndWait(parts, promotionId, options),
+    evaluateAndWait: (promotionId, options = {}) =>
+      run("evaluateAndWait", idAttributes(promotionId, options.versionId), (span) =>
+        evaluateAndWait(parts, promotionId, options, span),
+      ),
   };
 }
 
@@ -300,21 +339,31 @@ function listenForResult(parts: FlowParts, ids: { promotionId: string; versionId
   };
 }
 
-/** Reads the evaluation, after `pollAfterMs`, until it is no longer `processing`. */
+/**
+ * Reads the evaluation, after `pollAfterMs`, until it is no longer `processing`. Each read is a
+ * `promotions.evaluation` span under `span` and a `promo_review.evaluation.poll` event on it.
+ */
 async function pollForResult(
   parts: FlowParts,
   ids: { promotionId: string; versionId: string },
   started: Started,
   options: EvaluateAndWaitOptions & { signal: AbortSignal },
+  span: TracedSpan | undefined,
 ): Promise<EvaluationOutcome> {
   const { signal } = options;
   await sleep(options.pollAfterMs ?? (parts.hasWebhooks ? 60_000 : 0), signal);
   const initialMs = options.pollIntervalMs ?? 2_000;
+  let attempt = 0;
   return poll<EvaluationOutcome>(
     async () => {
       const record = await parts.promotions.evaluation(ids.promotionId, ids.versionId, started.evaluationId, {
         signal,
         correlationId: started.correlationId,
+        parentSpan: span,
+      });
+      span?.event("promo_review.evaluation.poll", {
+        "promo_review.evaluation.poll.attempt": ++attempt,
+        "promo_review.evaluation.status": record.status,
       });
       if (record.status === "processing") return { done: false };
       return { done: true, value: outcomeOf(started, ids, record, "poll") };
@@ -355,13 +404,14 @@ async function evaluateAndWait(
   parts: FlowParts,
   promotionId: string,
   options: EvaluateAndWaitOptions,
+  span: TracedSpan | undefined,
 ): Promise<EvaluationOutcome> {
   // Only `undefined` means "the latest version": any other value (null from JavaScript, a typo) is
   // refused here, before a request reads the latest version in its place.
   if (options.versionId !== undefined) validateId(options.versionId, "versionId");
-  const versionId =
-    options.versionId ??
-    (await parts.promotions.get(promotionId, { signal: options.signal })).latestVersionId;
+  const step = { signal: options.signal, parentSpan: span };
+  const versionId = options.versionId ?? (await parts.promotions.get(promotionId, step)).latestVersionId;
+  span?.set(idAttributes(promotionId, versionId));
   const ids = { promotionId, versionId };
   const timeoutMs = options.timeoutMs ?? 600_000;
   // Aborted by the caller, by the deadline, or once the wait is over (the poller then stops).
@@ -371,13 +421,19 @@ async function evaluateAndWait(
   const deadline = startableDeadline(timeoutMs, stop.signal);
   const webhook = listenForResult(parts, ids);
   try {
-    const started = await parts.promotions.evaluate(promotionId, versionId, { signal: options.signal });
+    const started = await parts.promotions.evaluate(promotionId, versionId, step);
+    span?.set({ "promo_review.evaluation_id": started.evaluationId });
     deadline.start();
     const ended = endOf(deadline, started, options, timeoutMs);
-    const byPolling = pollForResult(parts, ids, started, { ...options, signal: deadline.signal });
+    const byPolling = pollForResult(parts, ids, started, { ...options, signal: deadline.signal }, span);
     // The poller's own abort (when the webhook wins) must not surface as an unhandled rejection.
     byPolling.catch(() => {});
-    return await Promise.race([ended, webhook.result(started), byPolling]);
+    const outcome = await Promise.race([ended, webhook.result(started), byPolling]);
+    span?.set({
+      "promo_review.evaluation.via": outcome.via,
+      "promo_review.evaluation.status": outcome.status,
+    });
+    return outcome;
   } finally {
     deadline.clear();
     stop.abort();

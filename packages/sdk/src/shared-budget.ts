@@ -1,3 +1,4 @@
+import type { TelemetryOptions } from "@promo-review/errors/telemetry";
 import {
   createRateBudget,
   keyIdOf,
@@ -15,19 +16,27 @@ const REGISTRY = Symbol.for("@promo-review/sdk.shared-budgets");
  * client in the process (the service counts per key, so two clients with the same key must not each
  * spend 60 a minute). It lives on `globalThis` under a registered symbol, created on first use, so two
  * copies of the SDK share it too. A budget passed in is used as it is; options make a private budget
- * (for a Redis store, say, which is shared through Redis); `false` turns budgeting off.
+ * (for a Redis store, say, which is shared through Redis); `false` turns budgeting off. A budget made
+ * here gets the client's `telemetry` providers (the shared one, those of the first client to make it).
  */
-export function chooseBudget(choice: BudgetChoice, apiKey: string, baseUrl: string): RateBudget | undefined {
+export function chooseBudget(
+  choice: BudgetChoice,
+  apiKey: string,
+  baseUrl: string,
+  telemetry: TelemetryOptions = {},
+): RateBudget | undefined {
   if (choice === false) return undefined;
   const keyId = keyIdOf(apiKey);
   if (choice && "acquire" in choice) return choice;
-  if (choice) return createRateBudget({ ...choice, baseUrl, keyId: choice.keyId ?? keyId });
+  // The client's providers, unless the budget's own options name theirs.
+  if (choice) return createRateBudget({ ...telemetry, ...choice, baseUrl, keyId: choice.keyId ?? keyId });
   const holder = globalThis as { [REGISTRY]?: Map<string, RateBudget> };
   holder[REGISTRY] ??= new Map();
   const id = `${keyId} ${new URL(baseUrl).origin}`;
   let budget = holder[REGISTRY].get(id);
   if (!budget) {
-    budget = createRateBudget({ baseUrl, keyId });
+    // Shared by every client of the key: it reports to the providers of the client that made it.
+    budget = createRateBudget({ ...telemetry, baseUrl, keyId });
     holder[REGISTRY].set(id, budget);
   }
   return budget;

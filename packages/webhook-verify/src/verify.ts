@@ -1,12 +1,14 @@
+import type { MeterProviderLike, TelemetryOptions, TracerProviderLike } from "@promo-review/errors/telemetry";
 import { checkSignature, claimOnce, type VerifiedSignature, type WebhookInput } from "./check-signature.js";
 import type { CryptoBackend } from "./crypto-backend.js";
 import { type PayloadWarning, parsePayload, type WebhookEvent } from "./payload.js";
 import { createMemoryReplayStore, type ReplayStore } from "./replay-store.js";
 import { ed25519Scheme, hmacScheme, type SignatureScheme } from "./schemes.js";
 import { parseSecrets, type WebhookSecret } from "./secrets.js";
+import { deliveryTracing } from "./tracing.js";
 
 /** Options of a verifier. */
-export interface WebhookVerifierOptions {
+export interface WebhookVerifierOptions extends TelemetryOptions {
   /**
    * The endpoint's secret, or several during a rotation: `whsec_<base64>` for `v1` (HMAC-SHA256),
    * `whpk_<base64>` for `v1a` (Ed25519 public key), or raw key bytes. May be empty when `schemes` is given.
@@ -30,6 +32,16 @@ export interface WebhookVerifierOptions {
    * (the delivery is still delivered: the signature proves who sent it). Default: `console.warn`.
    */
   onWarning?: (warning: PayloadWarning) => void;
+  /**
+   * An OpenTelemetry `TracerProvider`: one INTERNAL span `webhooks.verify` per delivery (through
+   * `verify`, `verifyDelivery` and the handlers; `webhooks.verifySignature` for `verifySignature`),
+   * under the caller's active span, with `promo_review.webhook.id`, `.event_type`, `.outcome`
+   * (`accepted`, `duplicate`, `refused`, `failed`) and `.reason`. Never the body, the signature or
+   * another header's value.
+   */
+  tracerProvider?: TracerProviderLike | undefined;
+  /** An OpenTelemetry `MeterProvider`: the counter `promo_review.webhook.deliveries`, by outcome and reason. */
+  meterProvider?: MeterProviderLike | undefined;
 }
 
 export type { VerifiedSignature, WebhookInput };
@@ -97,5 +109,11 @@ export function createVerifierCore(backend: CryptoBackend, options: WebhookVerif
     return { id: verified.id, timestamp: verified.timestamp, event, payload, warnings };
   }
 
-  return { replayStore, verifySignature, verifyDelivery };
+  // Wrapped here, so a delivery is one span whichever way it came in (`verify`, or a handler).
+  const trace = deliveryTracing(options);
+  return {
+    replayStore,
+    verifySignature: trace("webhooks.verifySignature", verifySignature),
+    verifyDelivery: trace("webhooks.verify", verifyDelivery),
+  };
 }

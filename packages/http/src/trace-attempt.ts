@@ -1,0 +1,223 @@
+/**
+ * The client's OpenTelemetry: a CLIENT span and a `http.client.request.duration` point per request
+ * sent on the wire (each redirect hop is one, as OpenTelemetry's stable HTTP client conventions say),
+ * and our own events and counters (budget waits, retries, 429s). Built only when the client has
+ * telemetry: without a provider none of this runs.
+ * @packageDocumentation
+ */
+import { type PromoReviewError, REDACTED } from "@promo-review/errors";
+import {
+  errorType,
+  type OtelAttributes,
+  SPAN_KIND,
+  type Telemetry,
+  type TracedSpan,
+  traceparentOf,
+} from "@promo-review/errors/telemetry";
+import type { BudgetAdmission } from "./budget.js";
+import type { OriginPolicy } from "./origin.js";
+
+// The conventions' known methods (RFC 9110, PATCH, QUERY); any other is `_OTHER`.
+const KNOWN = new Set([
+  "CONNECT",
+  "DELETE",
+  "GET",
+  "HEAD",
+  "OPTIONS",
+  "PATCH",
+  "POST",
+  "PUT",
+  "QUERY",
+  "TRACE",
+]);
+
+// The query parameters whose values the conventions (and our redactor) never let into `url.full`.
+const SECRET_QUERY =
+  /^(?:sig|signature|token|awsaccesskeyid|x-goog-signature|x-amz-signature|x-amz-credential|x-amz-security-token)$/i;
+
+const now = (): number => globalThis.performance?.now() ?? Date.now();
+
+/** `http.client.request.duration` as the conventions define it: seconds, their advised buckets. */
+const DURATION = {
+  unit: "s",
+  description: "Duration of HTTP client requests.",
+  advice: {
+    explicitBucketBoundaries: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10],
+  },
+};
+const RETRIES = { unit: "{retry}", description: "Retries of HTTP requests by the SDK's pipeline." };
+const RATE_LIMITED = { unit: "{response}", description: "HTTP 429 answers the SDK received." };
+
+/**
+ * `url.full` without what must not be traced: user info becomes `REDACTED:REDACTED` (the conventions'
+ * form) and a signature's or token's query value the SDK's marker `[REDACTED]` (the client's redactor,
+ * which every span string passes through, writes that marker: one form, whoever removed it). The
+ * span's redactor then removes every configured secret besides. The fragment, never sent, is left out.
+ */
+export function spanUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.username || parsed.password) {
+    parsed.username = "REDACTED";
+    parsed.password = "REDACTED";
+  }
+  // Rewritten as text rather than through `searchParams`, which would re-encode the values kept.
+  const query = parsed.search.replace(/([?&])([^=&]*)=[^&]*/g, (whole, sep: string, name: string) =>
+    SECRET_QUERY.test(decodeURIComponent(name)) ? `${sep}${name}=${REDACTED}` : whole,
+  );
+  return `${parsed.href.slice(0, parsed.href.length - parsed.search.length - parsed.hash.length)}${query}`;
+}
+
+/** What one request's tracing needs to know. */
+export interface RequestTraceOptions {
+  method: string;
+  /** The span name's target and `url.template` (low cardinality): given by the caller, never guessed. */
+  urlTemplate?: string | undefined;
+  /** The operation span: the parent of every CLIENT span, and where our events go. */
+  operation?: TracedSpan | undefined;
+  /** Send `traceparent` to the configured origins. */
+  propagate: boolean;
+  policy: OriginPolicy;
+}
+
+/** One attempt being traced: its hops on the wire, then its outcome. */
+export interface AttemptTrace {
+  /**
+   * A request leaves now for `url` (after the budget's wait): starts its CLIENT span and returns the
+   * headers to add (`traceparent`, when asked for and `url` is a configured origin).
+   */
+  hop(url: string, waited?: BudgetAdmission["waited"]): Record<string, string> | undefined;
+  /** The hop's answer arrived with `status`. */
+  answered(status: number): void;
+  /** The hop's answer was a redirect being followed: its span ends (the next hop is a resend). */
+  followed(): void;
+  /** The attempt has its outcome (body read, or failed). A failure's span stays open for `retrying`. */
+  ended(error?: PromoReviewError): void;
+  /** The failed attempt is retried after `delayMs`. */
+  retrying(error: PromoReviewError, delayMs: number, attempt: number): void;
+}
+
+/** One request being traced across its attempts and hops. */
+export interface RequestTrace {
+  attempt(): AttemptTrace;
+  /** The request is over: a failed last attempt's span ends. */
+  finished(): void;
+}
+
+/** Starts tracing one request on `telemetry`. */
+export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions): RequestTrace {
+  const { operation, policy } = options;
+  const known = KNOWN.has(options.method);
+  const method = known ? options.method : "_OTHER";
+  const name = `${known ? method : "HTTP"}${options.urlTemplate ? ` ${options.urlTemplate}` : ""}`;
+  // Requests already sent for this call (every attempt and every hop): the next one's resend count.
+  let sent = 0;
+  // The last failed attempt: its span is kept open until we know whether a retry follows (the retry's
+  // event goes on it when there is no operation), its attributes for the retry counter.
+  let failed: { span: TracedSpan | undefined; error: PromoReviewError; metric: OtelAttributes } | undefined;
+  const closeFailed = () => {
+    failed?.span?.end(failed.error);
+    failed = undefined;
+  };
+
+  return {
+    attempt() {
+      let span: TracedSpan | undefined;
+      let metric: OtelAttributes = {};
+      let status: number | undefined;
+      let started = 0;
+      // Whether a hop is on the wire (sent, not yet ended).
+      let live = false;
+      // Records the hop's duration point; `span` is then ended (or kept for `retrying`) by the caller.
+      const finish = (error?: PromoReviewError) => {
+        const type = error
+          ? errorType(error)
+          : status !== undefined && status >= 400
+            ? String(status)
+            : undefined;
+        const attributes = { ...metric, "http.response.status_code": status, "error.type": type };
+        telemetry.record("http.client.request.duration", DURATION, (now() - started) / 1000, attributes);
+        span?.set({ "http.response.status_code": status });
+        const ended = span;
+        span = undefined;
+        live = false;
+        return ended;
+      };
+      return {
+        hop(url, waited) {
+          const target = new URL(url);
+          const port = Number(target.port) || (target.protocol === "https:" ? 443 : 80);
+          metric = {
+            "http.request.method": method,
+            "server.address": target.hostname.replace(/^\[|\]$/g, ""),
+            "server.port": port,
+          };
+          status = undefined;
+          started = now();
+          live = true;
+          span = telemetry.startSpan(
+            name,
+            {
+              kind: SPAN_KIND.client,
+              attributes: {
+                ...metric,
+                "http.request.method_original": known ? undefined : options.method,
+                "url.full": spanUrl(url),
+                "url.template": options.urlTemplate,
+                "http.request.resend_count": sent || undefined,
+              },
+            },
+            operation,
+          );
+          sent++;
+          if (waited) {
+            (operation ?? span)?.event("promo_review.budget.wait", {
+              "promo_review.budget.wait_ms": waited.ms,
+              "promo_review.budget.wait_reason": waited.reason,
+            });
+          }
+          if (!options.propagate || !span) return undefined;
+          // The hop was checked before sending; checked again here so that no path ever carries it elsewhere.
+          try {
+            policy.check(url, { method });
+          } catch {
+            return undefined;
+          }
+          const traceparent = traceparentOf(span);
+          return traceparent ? { traceparent } : undefined;
+        },
+        answered(answer) {
+          status = answer;
+          if (answer === 429) telemetry.add("promo_review.http.rate_limited", RATE_LIMITED, 1, metric);
+        },
+        followed() {
+          finish()?.end();
+        },
+        ended(error) {
+          // Nothing left the client (refused, or the budget's wait failed): no request to report.
+          if (!live) return;
+          const kept = metric;
+          const ended = finish(error);
+          if (error) failed = { span: ended, error, metric: kept };
+          else ended?.end();
+        },
+        retrying(error, delayMs, attempt) {
+          const type = errorType(error);
+          const retryAfter = error.retryAfterMs !== undefined && error.retryAfterMs === delayMs;
+          (operation ?? failed?.span)?.event("promo_review.retry", {
+            "promo_review.retry.attempt": attempt + 1,
+            "promo_review.retry.delay_ms": delayMs,
+            "error.type": type,
+            "promo_review.retry_after_ms": retryAfter ? delayMs : undefined,
+          });
+          const metric = failed?.metric ?? { "http.request.method": method };
+          telemetry.add("promo_review.http.retries", RETRIES, 1, { ...metric, "error.type": type });
+          closeFailed();
+        },
+      };
+    },
+    finished() {
+      // After a failure, `finished` comes only when no retry follows: that span ends with its error now.
+      closeFailed();
+    },
+  };
+}

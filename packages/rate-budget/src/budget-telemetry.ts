@@ -1,0 +1,166 @@
+/**
+ * The budget's spans and metrics, made once per budget from the user's providers: a span
+ * `promo_review.budget.wait` for each acquisition that waited, the histogram
+ * `promo_review.budget.wait.duration` for every acquisition, the counter `promo_review.budget.pauses`
+ * for every 429 learned. Without a provider {@link budgetTelemetry} returns `undefined` and the
+ * budget runs none of this (one check per acquisition).
+ */
+import { redactorFor } from "@promo-review/errors/internal";
+import {
+  errorType,
+  type OtelAttributes,
+  type OtelInstrumentOptions,
+  SPAN_KIND,
+  type TelemetryOptions,
+  type TracedSpan,
+  telemetryFrom,
+} from "@promo-review/errors/telemetry";
+import type { WindowSpec } from "./rules.js";
+import { RATE_BUDGET_VERSION } from "./version.js";
+
+/** Why an acquisition waited: its rule's window was full, or a 429's `Retry-After` paused the key. */
+export type WaitReason = "window" | "paused";
+
+/** How long an admitted acquisition waited, and why (`BudgetTicket.waited`). */
+export interface Waited {
+  /** From the `acquire` call to the admission, in ms. */
+  ms: number;
+  reason: WaitReason;
+}
+
+/** A wait under way: its reason so far (a pause outranks a full window), its rule and its span. */
+export interface WaitState {
+  reason: WaitReason;
+  /** The rule whose window was full; `undefined` while paused (then the request's own rule is named). */
+  rule: string | undefined;
+  span: TracedSpan | undefined;
+}
+
+/** What the budget reports through. */
+export interface BudgetTelemetry {
+  /** An acquisition that did not wait, admitted (or failed) after `ms` (0 on the synchronous path). */
+  measured(windows: readonly WindowSpec[], ms: number, error?: unknown): void;
+  /**
+   * A wait begins: its span starts under `parent` (else the caller's active span), carrying the
+   * `promo_review.retry` event when the wait is a resend's after a 429 (`retryAfterMs`).
+   */
+  waitStarted(
+    windows: readonly WindowSpec[],
+    wait: Omit<WaitState, "span">,
+    parent: TracedSpan | undefined,
+    retryAfterMs: number | undefined,
+  ): TracedSpan | undefined;
+  /** The wait ended after `ms`: admitted, or with `error` (aborted, refused, closed). */
+  waitEnded(windows: readonly WindowSpec[], wait: WaitState, ms: number, error?: unknown): void;
+  /** A resend after a 429 that did not wait: the `promo_review.retry` event goes on the operation. */
+  retried(operation: TracedSpan | undefined, retryAfterMs: number): void;
+  /** A 429 was learned for a request under `windows` (`undefined`: no request was given). */
+  paused(windows: readonly WindowSpec[] | undefined): void;
+}
+
+export const WAIT_SPAN = "promo_review.budget.wait";
+export const WAIT_METRIC = "promo_review.budget.wait.duration";
+export const PAUSES_METRIC = "promo_review.budget.pauses";
+const RULE = "promo_review.budget.rule";
+const REASON = "promo_review.budget.wait_reason";
+
+const WAIT_INSTRUMENT: OtelInstrumentOptions = {
+  unit: "s",
+  description: "Time an acquisition waited for the rate budget (0 when admitted at once)",
+  // Seconds: admitted at once (0), a store's round trip, a window's turn (up to a minute), a pause
+  // (up to the one-hour bound on a server's Retry-After).
+  advice: {
+    explicitBucketBoundaries: [0, 0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600],
+  },
+};
+const PAUSES_INSTRUMENT: OtelInstrumentOptions = {
+  unit: "{pause}",
+  description: "429 answers learned by the rate budget, each pausing the whole key",
+};
+
+/**
+ * The rule a request is held by, named in every attribute (never the key): of the rules it is under,
+ * the tightest (fewest requests per ms), so `POST /v1/links` is reported under `links` (10/min), not
+ * `shared` (60/min).
+ */
+function bindingRule(windows: readonly WindowSpec[]): string {
+  let best = windows[0]!;
+  for (const w of windows) if (w.limit * best.windowMs < best.limit * w.windowMs) best = w;
+  return best.rule;
+}
+
+/**
+ * The budget's telemetry, or `undefined` without a provider. `secrets` are what the budget knows that
+ * must never reach a span or a metric (its `keyId`, in case a key was passed there against the
+ * advice); the redactor also removes whatever looks like a credential.
+ */
+export function budgetTelemetry(
+  options: TelemetryOptions,
+  secrets: readonly string[],
+): BudgetTelemetry | undefined {
+  if (!options.tracerProvider && !options.meterProvider) return undefined;
+  const telemetry = telemetryFrom(options, {
+    name: "@promo-review/rate-budget",
+    version: RATE_BUDGET_VERSION,
+    redact: redactorFor(secrets),
+  });
+  if (telemetry === undefined) return undefined;
+  // One attribute set per rule and reason, built once: the hot path allocates none.
+  const ruleOf = new WeakMap<readonly WindowSpec[], string>();
+  const rule = (windows: readonly WindowSpec[]): string => {
+    let name = ruleOf.get(windows);
+    if (name === undefined) {
+      name = bindingRule(windows);
+      ruleOf.set(windows, name);
+    }
+    return name;
+  };
+  const attributeSets = new Map<string, OtelAttributes>();
+  const attributes = (name: string, reason: WaitReason | "none"): OtelAttributes => {
+    const key = `${reason} ${name}`;
+    let set = attributeSets.get(key);
+    if (set === undefined) {
+      set = { [RULE]: name, [REASON]: reason };
+      attributeSets.set(key, set);
+    }
+    return set;
+  };
+  const record = (name: string, reason: WaitReason | "none", ms: number, error: unknown) => {
+    const base = attributes(name, reason);
+    telemetry.record(
+      WAIT_METRIC,
+      WAIT_INSTRUMENT,
+      ms / 1000,
+      error === undefined ? base : { ...base, "error.type": errorType(error) },
+    );
+  };
+  return {
+    measured(windows, ms, error) {
+      record(rule(windows), "none", ms, error);
+    },
+    waitStarted(windows, wait, parent, retryAfterMs) {
+      const span = telemetry.startSpan(
+        WAIT_SPAN,
+        { kind: SPAN_KIND.internal, attributes: attributes(wait.rule ?? rule(windows), wait.reason) },
+        parent,
+      );
+      if (retryAfterMs !== undefined)
+        span?.event("promo_review.retry", { "promo_review.retry_after_ms": retryAfterMs });
+      return span;
+    },
+    waitEnded(windows, wait, ms, error) {
+      const name = wait.rule ?? rule(windows);
+      if (wait.span) {
+        wait.span.set({ [RULE]: name, [REASON]: wait.reason, "promo_review.budget.wait_ms": ms });
+        wait.span.end(error);
+      }
+      record(name, wait.reason, ms, error);
+    },
+    retried(operation, retryAfterMs) {
+      operation?.event("promo_review.retry", { "promo_review.retry_after_ms": retryAfterMs });
+    },
+    paused(windows) {
+      telemetry.add(PAUSES_METRIC, PAUSES_INSTRUMENT, 1, windows ? { [RULE]: rule(windows) } : {});
+    },
+  };
+}
