@@ -219,6 +219,8 @@ async function actOnBehalfCheck(
       method: "POST",
       json: { promotionName: "", details: "x".repeat(1501) },
       retry: false,
+      // The spec's path, as the SDK's own requests name it in their CLIENT span.
+      urlTemplate: "/v1/promotions",
       signal: input.signal,
     });
     return {
@@ -252,6 +254,7 @@ async function filesCheck(files: HttpClient, signal: AbortSignal | undefined): P
   try {
     const answer = await files.request("/v1/uploads/00000000-0000-4000-8000-000000000000", {
       retry: false,
+      urlTemplate: "/v1/uploads/{uploadId}",
       signal,
     });
     return {
@@ -390,7 +393,10 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
     let answer: HttpResult<unknown> | undefined;
     let failure: unknown;
     try {
-      answer = await main.request("/v1/channels", input.signal ? { signal: input.signal } : {});
+      answer = await main.request("/v1/channels", {
+        urlTemplate: "/v1/channels",
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
     } catch (error) {
       failure = error;
     }

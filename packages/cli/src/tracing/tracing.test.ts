@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordingTelemetry } from "../../../../testing/otel.ts";
 import { buildBinInto, runBin } from "../../test/support/built-bin.js";
 import { captureIo, simulatorEnv, testSimulator } from "../../test/support/io.js";
 import { type OtlpReceiver, startOtlpReceiver } from "../../test/support/otlp-receiver.js";
@@ -79,7 +80,7 @@ describe("OTEL_* set and the SDK installed: the command's spans reach the collec
   });
   afterAll(() => receiver.close());
 
-  it("exports the run's span (and every @promo-review span under it) before exiting, and no key or secret", async () => {
+  it("exports the run's span, the operation and its CLIENT span under it before exiting, and no key or secret", async () => {
     const { PROMO_REVIEW_API_KEY: _key, ...settings } = simulatorEnv(sim);
     const finished = await runBin(
       bin,
@@ -105,8 +106,17 @@ describe("OTEL_* set and the SDK installed: the command's spans reach the collec
       attributes: { "promo_review.cli.command": "channels", "promo_review.cli.exit_code": 0 },
     });
     expect(root!.parentSpanId ?? "").toBe("");
-    // Every span of ours (the SDK's operations and HTTP attempts, once the packages make them) is in
-    // the run's trace, and the CLI names its service.
+    // Under it, the operation (promotions-core) and under that the HTTP attempt (http's CLIENT span,
+    // OTLP kind 3), all in the run's trace.
+    const operation = spans.find((span) => span.name === "reference.channels");
+    expect(operation).toMatchObject({ scope: "@promo-review/promotions-core", parentSpanId: root!.spanId });
+    const attempt = spans.find((span) => span.name === "GET /v1/channels");
+    expect(attempt).toMatchObject({
+      scope: "@promo-review/http",
+      kind: 3,
+      parentSpanId: operation!.spanId,
+      attributes: { "url.template": "/v1/channels", "http.response.status_code": 200 },
+    });
     for (const span of spans.filter((s) => s.scope.startsWith("@promo-review/"))) {
       expect(span.traceId).toBe(root!.traceId);
     }
@@ -122,17 +132,29 @@ describe("OTEL_* set and the SDK installed: the command's spans reach the collec
     }
   });
 
+  it("sends metrics too when OTEL_METRICS_EXPORTER asks: http.client.request.duration, flushed at exit", async () => {
+    receiver.received.length = 0;
+    const finished = await runBin(bin, ["channels", "--json"], {
+      env: { ...simulatorEnv(sim), ...otelEnv(receiver.endpoint), OTEL_METRICS_EXPORTER: "otlp" },
+      deadlineMs: 30_000,
+    });
+    expect(finished.code).toBe(EXIT.ok);
+    const metrics = receiver.received.filter((r) => r.path === "/v1/metrics").map((r) => r.body);
+    expect(metrics.join("\n")).toContain('"name":"http.client.request.duration"');
+    expect(metrics.join("\n")).not.toContain(sim.apiKey);
+  });
+
   it("a collector that never answers does not hold the command: it exits after the 3 s flush deadline", async () => {
     const hanging = await startOtlpReceiver({ hold: true });
     try {
       const finished = await runBin(bin, ["channels", "--json"], {
-        env: { ...simulatorEnv(sim), ...otelEnv(hanging.endpoint) },
-        deadlineMs: 20_000,
+        // The exporter would wait 30 s for an answer: the command must not.
+        env: { ...simulatorEnv(sim), ...otelEnv(hanging.endpoint), OTEL_EXPORTER_OTLP_TIMEOUT: "30000" },
+        deadlineMs: 45_000,
       });
       expect(finished.code).toBe(EXIT.ok);
       expect(finished.stderr).toContain("did not finish sending within 3 s; exiting without it");
-      // The exporter's own timeout is 10 s: the command left well before it.
-      expect(finished.tookMs).toBeLessThan(9_000);
+      expect(finished.tookMs).toBeLessThan(15_000);
       expect(hanging.received.length).toBeGreaterThan(0);
     } finally {
       await hanging.close();
@@ -242,6 +264,47 @@ describe("OTEL_* set but the SDK not installed: a one-line notice, and the comma
     });
     expect(finished.stdout).not.toContain("xyz");
   });
+});
+
+describe("in-process, the io's providers go to every client the command makes", () => {
+  it("a subcommand, doctor and the demo report to them, with no secret in any span or metric", async () => {
+    const recording = recordingTelemetry();
+    const providers = { tracerProvider: recording.tracerProvider, meterProvider: recording.meterProvider };
+    try {
+      const channels = captureIo(simulatorEnv(sim));
+      expect(await run(["channels", "--json"], { ...channels.io, ...providers })).toBe(EXIT.ok);
+      const [operation] = recording.spansNamed("reference.channels");
+      expect(recording.childrenOf(operation!).map((span) => span.name)).toEqual(["GET /v1/channels"]);
+
+      recording.reset();
+      const doctor = captureIo(simulatorEnv(sim));
+      expect(await run(["doctor", "--json"], { ...doctor.io, cwd: packageDir, ...providers })).toBe(EXIT.ok);
+      expect(recording.spans().map((span) => span.name)).toEqual([
+        "GET /v1/channels",
+        "POST /v1/promotions",
+        "GET /v1/uploads/{uploadId}",
+      ]);
+
+      recording.reset();
+      const demo = captureIo({});
+      expect(await run(["demo", "--json"], { ...demo.io, ...providers })).toBe(EXIT.ok);
+      // The demo's clients (its own simulator's) are traced: operations with their attempts under them,
+      // the webhook verified by the listener, the upload's chunk PUTs.
+      const [create] = recording.spansNamed("promotions.create");
+      expect(recording.childrenOf(create!).map((span) => span.name)).toEqual(["POST /v1/promotions"]);
+      for (const name of ["links.capture", "promotions.submit", "evaluateAndWait", "webhooks.verify"]) {
+        expect(recording.spansNamed(name).length, name).toBeGreaterThan(0);
+      }
+      expect(recording.spans().filter((span) => span.name.startsWith("PUT")).length).toBeGreaterThan(1);
+      expect((await recording.metrics()).get("http.client.request.duration")?.length).toBeGreaterThan(0);
+      const strings = (await recording.everyString()).join("\n");
+      // The demo's own simulator makes keys of the same shape: none of them (pr_live_...) is in a span.
+      for (const secret of [sim.apiKey, sim.webhookSecret]) expect(strings).not.toContain(secret);
+      expect(strings).not.toMatch(/pr_(live|test)_|whsec_/);
+    } finally {
+      await recording.shutdown();
+    }
+  }, 60_000);
 });
 
 describe("which OTEL_* variables ask for telemetry (read as the SDK reads them)", () => {
