@@ -15,7 +15,7 @@ import { type OtlpReceiver, startOtlpReceiver } from "../../test/support/otlp-re
 import { run } from "../cli.js";
 import type { Check } from "../doctor.js";
 import { EXIT } from "../exit-codes.js";
-import { commandOf } from "./cli-tracing.js";
+import { commandOf, startTracing } from "./cli-tracing.js";
 import { OTEL_SDK_FROM_VARIABLE } from "./find-sdk.js";
 import { otelRequest } from "./otel-env.js";
 
@@ -130,6 +130,19 @@ describe("OTEL_* set and the SDK installed: the command's spans reach the collec
     for (const secret of [sim.apiKey, sim.webhookSecret, "xyz-collector-token"]) {
       expect(payload).not.toContain(secret);
     }
+  });
+
+  it("a failing run's span has status ERROR and the exit code", async () => {
+    receiver.received.length = 0;
+    const finished = await runBin(bin, ["get", "not-a-uuid", "--json"], {
+      env: { ...simulatorEnv(sim), ...otelEnv(receiver.endpoint) },
+    });
+    expect(finished.code).toBe(EXIT.usage);
+    expect(receiver.spans().find((span) => span.scope === "@promo-review/cli")).toMatchObject({
+      name: "promo-review get",
+      status: { code: 2 },
+      attributes: { "promo_review.cli.exit_code": EXIT.usage },
+    });
   });
 
   it("sends metrics too when OTEL_METRICS_EXPORTER asks: http.client.request.duration, flushed at exit", async () => {
@@ -375,5 +388,42 @@ describe("the run's span is named for its command, never for an argument", () =>
     expect(commandOf(["--help"], commands)).toBeUndefined();
     expect(commandOf(["nope"], commands)).toBeUndefined();
     expect(commandOf(["--", "channels"], commands)).toBeUndefined();
+  });
+});
+
+describe("startTracing in this process, as the bin calls it", () => {
+  // Last in the file: the SDK registers its providers and context manager globally in this process.
+  it("starts the SDK from OTEL_* in process.env, runs the command inside its span, and flushes", async () => {
+    const receiver = await startOtlpReceiver();
+    const saved = { ...process.env };
+    Object.assign(process.env, otelEnv(receiver.endpoint));
+    try {
+      let stderr = "";
+      const argv = ["--json", "channels"];
+      const tracing = await startTracing({
+        env: process.env,
+        cwd: packageDir,
+        stderr: { write: (text: string) => (stderr += text) },
+        argv,
+        commands: ["channels"],
+        version: "0.0.0-test",
+      });
+      expect(Object.keys(tracing.telemetry)).toEqual(["tracerProvider"]); // metrics: none
+      const captured = captureIo(simulatorEnv(sim));
+      expect(await tracing.around(() => run(argv, { ...captured.io, ...tracing.telemetry }))).toBe(EXIT.ok);
+      expect(await tracing.shutdown()).toBe(true);
+      const spans = receiver.spans();
+      const root = spans.find((span) => span.name === "promo-review channels")!;
+      expect(root).toMatchObject({
+        scope: "@promo-review/cli",
+        attributes: { "promo_review.cli.exit_code": 0 },
+      });
+      const operation = spans.find((span) => span.name === "reference.channels");
+      expect(operation?.parentSpanId).toBe(root.spanId);
+      expect(stderr).toBe("");
+    } finally {
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      await receiver.close();
+    }
   });
 });
