@@ -137,9 +137,9 @@ export interface RequestOptions {
   operation?: TracedSpan | undefined;
   /**
    * The path's template as the spec writes it (`/v1/promotions/{promotionId}/versions`): the CLIENT
-   * span's name (`POST /v1/promotions/{promotionId}/versions`) and `url.template`. Default: none, and
-   * the span is named by the method alone (`GET`): a path with an id in it is never guessed at, as
-   * OpenTelemetry asks of a name (low cardinality).
+   * span's name (`POST /v1/promotions/{promotionId}/versions`) and `url.template`. Default: the path
+   * itself when it holds no id (only letters, hyphens and underscores between its slashes, bar `v1`:
+   * `/v1/promotions`), else none, and the span is named by the method alone (`GET`).
    */
   urlTemplate?: string | undefined;
 }
@@ -264,6 +264,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         telemetry &&
         traceRequest(telemetry, {
           method,
+          path,
           urlTemplate: request.urlTemplate,
           operation: request.operation,
           propagate,

@@ -18,22 +18,7 @@ import type { BudgetAdmission } from "./budget.js";
 import type { OriginPolicy } from "./origin.js";
 
 // The conventions' known methods (RFC 9110, PATCH, QUERY); any other is `_OTHER`.
-const KNOWN = new Set([
-  "CONNECT",
-  "DELETE",
-  "GET",
-  "HEAD",
-  "OPTIONS",
-  "PATCH",
-  "POST",
-  "PUT",
-  "QUERY",
-  "TRACE",
-]);
-
-// The query parameters whose values the conventions (and our redactor) never let into `url.full`.
-const SECRET_QUERY =
-  /^(?:sig|signature|token|awsaccesskeyid|x-goog-signature|x-amz-signature|x-amz-credential|x-amz-security-token)$/i;
+const KNOWN = /^(?:CONNECT|DELETE|GET|HEAD|OPTIONS|PATCH|POST|PUT|QUERY|TRACE)$/;
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
 
@@ -45,32 +30,40 @@ const DURATION = {
     explicitBucketBoundaries: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10],
   },
 };
-const RETRIES = { unit: "{retry}", description: "Retries of HTTP requests by the SDK's pipeline." };
-const RATE_LIMITED = { unit: "{response}", description: "HTTP 429 answers the SDK received." };
+const RETRIES = { unit: "{retry}" };
+const RATE_LIMITED = { unit: "{response}" };
 
 /**
  * `url.full` without what must not be traced: user info becomes `REDACTED:REDACTED` (the conventions'
- * form) and a signature's or token's query value the SDK's marker `[REDACTED]` (the client's redactor,
- * which every span string passes through, writes that marker: one form, whoever removed it). The
- * span's redactor then removes every configured secret besides. The fragment, never sent, is left out.
+ * form), an `AWSAccessKeyId` value the SDK's marker, and the fragment (never sent) goes. The span's
+ * redactor, which every span string passes through, then removes every configured secret and each
+ * `sig`, `signature`, `token`, `X-Amz-Signature`, `X-Goog-Signature` ... value (as `[REDACTED]`: one
+ * marker, whoever removed it).
  */
 export function spanUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.username || parsed.password) {
-    parsed.username = "REDACTED";
-    parsed.password = "REDACTED";
-  }
-  // Rewritten as text rather than through `searchParams`, which would re-encode the values kept.
-  const query = parsed.search.replace(/([?&])([^=&]*)=[^&]*/g, (whole, sep: string, name: string) =>
-    SECRET_QUERY.test(decodeURIComponent(name)) ? `${sep}${name}=${REDACTED}` : whole,
-  );
-  return `${parsed.href.slice(0, parsed.href.length - parsed.search.length - parsed.hash.length)}${query}`;
+  return url
+    .replace(/^([a-z][\w+.-]*:\/\/)[^/?#]*@/i, "$1REDACTED:REDACTED@")
+    .replace(/([?&]awsaccesskeyid=)[^&#]*/gi, `$1${REDACTED}`)
+    .split("#")[0] as string;
+}
+
+/**
+ * The template of a path that holds no id (`/v1/promotions`, `/v1/links/imports`): the path itself, a
+ * template of one. `undefined` for anything else: a segment with a digit or other than letters,
+ * hyphens and underscores (bar the `v1` version) may be an id, and an absolute URL (a `statusUrl`) is
+ * the service's to name. Low cardinality is what the conventions ask of `url.template`.
+ */
+export function literalTemplate(path: string): string | undefined {
+  const [bare = ""] = path.split(/[?#]/);
+  return /^(?:\/(?:v\d+|[a-z][a-z_-]*))+$/i.test(bare) ? bare : undefined;
 }
 
 /** What one request's tracing needs to know. */
 export interface RequestTraceOptions {
   method: string;
-  /** The span name's target and `url.template` (low cardinality): given by the caller, never guessed. */
+  /** The path as the caller gave it (relative, or a service-given URL). */
+  path: string;
+  /** The span name's target and `url.template`; default {@link literalTemplate} of `path`. */
   urlTemplate?: string | undefined;
   /** The operation span: the parent of every CLIENT span, and where our events go. */
   operation?: TracedSpan | undefined;
@@ -106,9 +99,10 @@ export interface RequestTrace {
 /** Starts tracing one request on `telemetry`. */
 export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions): RequestTrace {
   const { operation, policy } = options;
-  const known = KNOWN.has(options.method);
+  const known = KNOWN.test(options.method);
   const method = known ? options.method : "_OTHER";
-  const name = `${known ? method : "HTTP"}${options.urlTemplate ? ` ${options.urlTemplate}` : ""}`;
+  const template = options.urlTemplate ?? literalTemplate(options.path);
+  const named = known ? method : "HTTP";
   // Requests already sent for this call (every attempt and every hop): the next one's resend count.
   let sent = 0;
   // The last failed attempt: its span is kept open until we know whether a retry follows (the retry's
@@ -124,22 +118,27 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
       let span: TracedSpan | undefined;
       let metric: OtelAttributes = {};
       let status: number | undefined;
-      let started = 0;
-      // Whether a hop is on the wire (sent, not yet ended).
-      let live = false;
+      // When the hop on the wire left (on the `now` clock); undefined when none is.
+      let started: number | undefined;
+      // Requests of this attempt on the wire so far: the template names the first one's URL only, not
+      // where a redirect led.
+      let hops = 0;
       // Records the hop's duration point; `span` is then ended (or kept for `retrying`) by the caller.
       const finish = (error?: PromoReviewError) => {
-        const type = error
-          ? errorType(error)
-          : status !== undefined && status >= 400
-            ? String(status)
-            : undefined;
+        // Every failure is one of our errors, its `code` the `error.type` (a status the request
+        // `expect`s is an answer, never an error, whatever its number).
+        const type = error && errorType(error);
         const attributes = { ...metric, "http.response.status_code": status, "error.type": type };
-        telemetry.record("http.client.request.duration", DURATION, (now() - started) / 1000, attributes);
+        telemetry.record(
+          "http.client.request.duration",
+          DURATION,
+          (now() - (started ?? 0)) / 1000,
+          attributes,
+        );
         span?.set({ "http.response.status_code": status });
         const ended = span;
         span = undefined;
-        live = false;
+        started = undefined;
         return ended;
       };
       return {
@@ -153,16 +152,16 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
           };
           status = undefined;
           started = now();
-          live = true;
+          const hopTemplate = hops++ ? undefined : template;
           span = telemetry.startSpan(
-            name,
+            hopTemplate ? `${named} ${hopTemplate}` : named,
             {
               kind: SPAN_KIND.client,
               attributes: {
                 ...metric,
                 "http.request.method_original": known ? undefined : options.method,
                 "url.full": spanUrl(url),
-                "url.template": options.urlTemplate,
+                "url.template": hopTemplate,
                 "http.request.resend_count": sent || undefined,
               },
             },
@@ -178,7 +177,7 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
           if (!options.propagate || !span) return undefined;
           // The hop was checked before sending; checked again here so that no path ever carries it elsewhere.
           try {
-            policy.check(url, { method });
+            policy.check(url, { method: options.method });
           } catch {
             return undefined;
           }
@@ -194,7 +193,7 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
         },
         ended(error) {
           // Nothing left the client (refused, or the budget's wait failed): no request to report.
-          if (!live) return;
+          if (started === undefined) return;
           const kept = metric;
           const ended = finish(error);
           if (error) failed = { span: ended, error, metric: kept };

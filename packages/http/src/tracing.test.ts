@@ -8,9 +8,17 @@
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { traced } from "@promo-review/errors/telemetry";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { envelope, json, redirect, stall, useHostileServers } from "../../../testing/hostile-server.ts";
+import {
+  echoSecrets,
+  envelope,
+  json,
+  redirect,
+  stall,
+  useHostileServers,
+} from "../../../testing/hostile-server.ts";
 import { insideActiveSpan, type RecordingTelemetry, recordingTelemetry } from "../../../testing/otel.ts";
 import { createHttpClient, type HttpClient, type HttpClientOptions, type RequestBudget } from "./index.js";
+import { spanUrl } from "./trace-attempt.js";
 
 // A pass-through spy: every test below runs the real `telemetryFrom`, and the "no provider" rule
 // checks it was never called.
@@ -86,15 +94,31 @@ describe("one CLIENT span per request sent, as the stable HTTP client convention
     expect(span?.status.code).toBe(STATUS.unset);
   });
 
-  it("named `{method}` alone without a template; parented on the caller's active span without an operation", async () => {
+  it("without `urlTemplate`: a path holding no id is its own template, any other is named `{method}` alone", async () => {
+    const { otel, service, client } = await traced_client();
+    service.on(/GET/, json(200, {}));
+    const id = "3f2a1c4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
+    await client.request("/v1/channels?page=2");
+    await client.request(`/v1/promotions/${id}`);
+    await client.request("/v1/promotions/p-1");
+    await client.request(`${service.url}/v1/links/imports`);
+    expect(clientSpans(otel).map((s) => [s.name, s.attributes["url.template"]])).toEqual([
+      ["GET /v1/channels", "/v1/channels"],
+      ["GET", undefined],
+      ["GET", undefined],
+      // An absolute URL (a service-given `statusUrl`) is never taken for a template.
+      ["GET", undefined],
+    ]);
+  });
+
+  it("without an operation, the CLIENT span is a child of the caller's active span", async () => {
     const { otel, service, client } = await traced_client();
     service.on(/GET \/v1\/channels/, json(200, {}));
     await insideActiveSpan(otel.tracerProvider, "caller", () => client.request("/v1/channels"));
     const [caller] = otel.spansNamed("caller");
     const [span] = clientSpans(otel);
-    expect(span?.name).toBe("GET");
-    expect(span?.attributes["url.template"]).toBeUndefined();
     expect(span?.parentSpanContext?.spanId).toBe(caller?.spanContext().spanId);
+    expect(span?.parentSpanContext?.traceId).toBe(caller?.spanContext().traceId);
   });
 
   it("a method the conventions do not know is `_OTHER`, its own name in `method_original`, the span `HTTP`", async () => {
@@ -258,9 +282,13 @@ describe("a redirect hop is a request of its own: its span, and a resend", () =>
     service.on(/GET \/v1\/new/, json(200, {}));
     await underOperation(client, (operation) => client.request("/v1/old", { operation }));
     const [hop, landed] = clientSpans(otel);
+    // The request's template names the URL asked for, not where the redirect led.
+    expect([hop?.name, landed?.name]).toEqual(["GET /v1/old", "GET"]);
+    expect(landed?.attributes["url.template"]).toBeUndefined();
     expect(hop?.attributes).toMatchObject({
       "http.response.status_code": 302,
       "url.full": `${service.url}/v1/old`,
+      "url.template": "/v1/old",
     });
     expect(hop?.attributes["error.type"]).toBeUndefined();
     expect(hop?.status.code).toBe(STATUS.unset);
@@ -291,9 +319,64 @@ describe("`url.full` never carries a credential or a signature", () => {
     for (const secret of [apiKey, "s3cr3tsig0123", "t0k3nvalue", "AKIAKEYID42"])
       expect(strings).not.toContain(secret);
   });
+
+  it("user info becomes the conventions' `REDACTED:REDACTED`, and the fragment (never sent) is left out", () => {
+    expect(spanUrl("https://ana:pw0rd@files.example.com/f/1?AWSAccessKeyId=AKIA9&part=2#at-secret")).toBe(
+      "https://REDACTED:REDACTED@files.example.com/f/1?AWSAccessKeyId=[REDACTED]&part=2",
+    );
+    expect(spanUrl("https://files.example.com/a@b/c")).toBe("https://files.example.com/a@b/c");
+  });
+});
+
+describe("no secret in any span, event or metric, whatever the service echoes", () => {
+  it("a service that puts the key into its error code and correlation id: every string recorded is clean", async () => {
+    const { otel, service, client } = await traced_client({ retry: { ...quick, limit: 1 } });
+    service.on(/GET/, echoSecrets(503, `E_${apiKey}`));
+    const error = await underOperation(client, (operation) =>
+      client.request("/v1/channels?token=t0k3nvalue", { operation }),
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503 });
+    expect(clientSpans(otel)).toHaveLength(2);
+    const [operation] = otel.spansNamed("promotions.get");
+    expect(events(operation as ReadableSpan, "promo_review.retry")).toHaveLength(1);
+    const strings = await otel.everyString();
+    expect(strings.some((s) => s.includes("[REDACTED]"))).toBe(true);
+    for (const secret of [apiKey, "t0k3nvalue"]) expect(strings.join("\n")).not.toContain(secret);
+  });
 });
 
 describe("`traceparent` only when asked, only with a tracer, only to the configured origins", () => {
+  it("a stream body carries it too (the stream transport takes the headers as they are at sending)", async () => {
+    const { otel, service, client } = await traced_client({ propagateTraceContext: true });
+    service.on(/PUT/, json(200, {}));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([1, 2, 3]));
+        controller.close();
+      },
+    });
+    await client.request("/files/chunk", { method: "PUT", body });
+    const context = clientSpans(otel)[0]?.spanContext();
+    expect(service.requests[0]?.bodyBytes).toBe(3);
+    expect(service.requests[0]?.headers.traceparent).toBe(`00-${context?.traceId}-${context?.spanId}-01`);
+  });
+
+  it("a span sampled out still propagates, flagged not sampled, and nothing is recorded", async () => {
+    const otel = recordingTelemetry({ sampledOut: true });
+    recorders.push(otel);
+    const service = await start();
+    service.on(/GET/, json(200, {}));
+    const client = createHttpClient({
+      baseUrl: service.url,
+      ...credentials,
+      tracerProvider: otel.tracerProvider,
+      propagateTraceContext: true,
+    });
+    await client.request("/v1/channels");
+    expect(otel.spans()).toEqual([]);
+    expect(service.requests[0]?.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+  });
+
   it("off by default: no traceparent leaves", async () => {
     const { service, client } = await traced_client();
     service.on(/GET/, json(200, {}));
@@ -416,6 +499,10 @@ describe("without a provider no telemetry code runs", () => {
     const client = createHttpClient({ baseUrl: service.url, ...credentials, tracerProvider });
     for (let i = 0; i < 3; i++) await client.request("/v1/channels");
     expect(tracers).toBe(1);
+    // The spy sees the pipeline's calls (so its silence above means something): one, for the client.
+    expect(vi.mocked(telemetryFrom).mock.calls.map(([, scope]) => scope.name)).toEqual([
+      "@promo-review/http",
+    ]);
     expect(clientSpans(otel)).toHaveLength(3);
   });
 });

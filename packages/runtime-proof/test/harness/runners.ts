@@ -211,10 +211,20 @@ export async function runScenario(
     case "node-cjs":
       return runProcess(process.execPath, [file, arg], timeoutMs);
     case "deno":
-      // Network to the loopback host only; no file, env or other permission, and never a prompt.
+      // Network to the loopback host only; no file, env or other permission, and never a prompt. The
+      // tracing scenario alone may read the environment: the OpenTelemetry SDK the user's code builds
+      // reads its `OTEL_*` settings (our packages read none).
       return runProcess(
         join(BIN, "deno"),
-        ["run", "--no-prompt", "--no-lock", "--allow-net=127.0.0.1", file, arg],
+        [
+          "run",
+          "--no-prompt",
+          "--no-lock",
+          "--allow-net=127.0.0.1",
+          ...(scenario === "tracing" ? ["--allow-env"] : []),
+          file,
+          arg,
+        ],
         timeoutMs,
       );
     case "bun":
