@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
  * Entry point of the `promo-review` command: wires `run` to the process (argv, streams, environment,
- * SIGINT/SIGTERM) and sets the exit code. Everything else is in cli.ts, which the tests drive.
+ * SIGINT/SIGTERM), starts tracing when the `OTEL_*` variables ask for it (tracing/cli-tracing.ts) and
+ * sets the exit code. Everything else is in cli.ts, which the tests drive.
  */
-import { run } from "./cli.js";
+import { buildProgram, run, VERSION } from "./cli.js";
+import { FLUSH_DEADLINE_MS, startTracing } from "./tracing/cli-tracing.js";
 
 const stop = new AbortController();
 const onSignal = () => {
@@ -14,13 +16,24 @@ const onSignal = () => {
 process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);
 
-run(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
+const argv = process.argv.slice(2);
+const io = { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: stop.signal };
+const tracing = await startTracing({
   env: process.env,
-  signal: stop.signal,
-}).then((code) => {
-  process.exitCode = code;
-  process.off("SIGINT", onSignal);
-  process.off("SIGTERM", onSignal);
+  cwd: process.cwd(),
+  stderr: process.stderr,
+  argv,
+  commands: buildProgram(io).commands.map((command) => command.name()),
+  version: VERSION,
 });
+const code = await tracing.around(() => run(argv, { ...io, ...tracing.telemetry }));
+process.exitCode = code;
+process.off("SIGINT", onSignal);
+process.off("SIGTERM", onSignal);
+if (!(await tracing.shutdown())) {
+  // An exporter that cannot reach its collector must not hold the command: leave without it.
+  process.stderr.write(
+    `promo-review: the OpenTelemetry SDK did not finish sending within ${FLUSH_DEADLINE_MS / 1000} s; exiting without it\n`,
+  );
+  process.exit(code);
+}

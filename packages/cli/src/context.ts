@@ -6,7 +6,7 @@
 import type { PromoReviewClient } from "@promo-review/sdk";
 import { type Command, InvalidArgumentError } from "commander";
 import { type EnvFile, readEnvFile, withEnvFile } from "./env-file.js";
-import type { CliIo } from "./io.js";
+import { type CliIo, telemetryOf } from "./io.js";
 import { configuredSecrets, createOutput, type Output } from "./output.js";
 import { cliResumeStore } from "./resume.js";
 import { clientFrom, type GlobalOptions } from "./settings.js";
@@ -49,7 +49,7 @@ export function contextOf(command: Command, io: CliIo): CommandContext {
     signal: io.signal ? { signal: io.signal } : {},
     client: () => {
       // Uploads are remembered in files, so that running the same upload again continues it.
-      client ??= clientFrom(globals, env, { resumeStore: cliResumeStore(env) });
+      client ??= clientFrom(globals, env, { resumeStore: cliResumeStore(env), ...telemetryOf(io) });
       return client;
     },
   };

@@ -2,6 +2,8 @@
  * `promo-review doctor`: each setting and where it came from, then the service, item by item, each
  * with what to do. Every check is independent: one failing does not hide the others.
  */
+
+import type { TelemetryOptions } from "@promo-review/errors/telemetry";
 import { createHttpClient, type HttpClient, type HttpResult } from "@promo-review/http";
 import {
   ENVIRONMENT_VARIABLES,
@@ -12,13 +14,17 @@ import {
 import type { EnvFile } from "./env-file.js";
 import { EXIT } from "./exit-codes.js";
 import { type GlobalOptions, SETTING_FLAGS, settingSource, settingsFromFlags } from "./settings.js";
+import { tracingCheck } from "./tracing/tracing-check.js";
 
 /** How one check came out. */
 export type CheckStatus = "ok" | "warn" | "fail" | "skip";
 
 /** One item of the diagnosis. */
 export interface Check {
-  /** Stable name, for scripts: `setting.apiKey`, `key`, `user-id`, `act-on-behalf`, `files`, `webhook-secret`, `clock`. */
+  /**
+   * Stable name, for scripts: `setting.apiKey`, `key`, `user-id`, `act-on-behalf`, `files`,
+   * `webhook-secret`, `clock`, `tracing`.
+   */
   id: string;
   status: CheckStatus;
   /** What was found. */
@@ -44,6 +50,10 @@ export interface DoctorInput {
   now: () => number;
   signal?: AbortSignal;
   fetch?: typeof fetch;
+  /** Where the OpenTelemetry SDK is looked for first (default: `process.cwd()`). */
+  cwd?: string;
+  /** The run's OpenTelemetry providers: doctor's own requests are traced too. */
+  telemetry?: TelemetryOptions;
 }
 
 type SettingName = keyof typeof SETTING_FLAGS;
@@ -209,6 +219,8 @@ async function actOnBehalfCheck(
       method: "POST",
       json: { promotionName: "", details: "x".repeat(1501) },
       retry: false,
+      // The spec's path, as the SDK's own requests name it in their CLIENT span.
+      urlTemplate: "/v1/promotions",
       signal: input.signal,
     });
     return {
@@ -242,6 +254,7 @@ async function filesCheck(files: HttpClient, signal: AbortSignal | undefined): P
   try {
     const answer = await files.request("/v1/uploads/00000000-0000-4000-8000-000000000000", {
       retry: false,
+      urlTemplate: "/v1/uploads/{uploadId}",
       signal,
     });
     return {
@@ -370,6 +383,7 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
       retry: false,
       timeoutMs: 15_000,
       fetch: input.fetch,
+      ...input.telemetry,
     });
 
   let keyOk = false;
@@ -379,7 +393,10 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
     let answer: HttpResult<unknown> | undefined;
     let failure: unknown;
     try {
-      answer = await main.request("/v1/channels", input.signal ? { signal: input.signal } : {});
+      answer = await main.request("/v1/channels", {
+        urlTemplate: "/v1/channels",
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
     } catch (error) {
       failure = error;
     }
@@ -404,6 +421,8 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
       : skip("files", "needs --api-key, --user-id and a valid --files-url"),
   );
   checks.push(webhookSecretCheck(value("webhookSecret")));
+  // The OTEL_* variables are the process's own: the settings file holds only PROMO_REVIEW_* entries.
+  checks.push(tracingCheck({ env: input.processEnv, cwd: input.cwd ?? process.cwd() }));
   return checks;
 }
 

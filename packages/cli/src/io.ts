@@ -3,6 +3,8 @@
  * whole command in-process with captured output, their own environment and their own stop signal.
  */
 
+import type { TelemetryOptions } from "@promo-review/errors/telemetry";
+
 /** Where text goes: `process.stdout`/`process.stderr`, or a capture in tests. */
 export interface CliStream {
   write(text: string): unknown;
@@ -19,8 +21,12 @@ export interface CliStream {
   clearLine?(dir: -1 | 0 | 1): unknown;
 }
 
-/** The process around one run of the command. */
-export interface CliIo {
+/**
+ * The process around one run of the command. `tracerProvider` and `meterProvider` (OpenTelemetry's,
+ * optional) go to every client the command makes; the bin passes the ones of the user's
+ * `@opentelemetry/sdk-node` when the `OTEL_*` variables ask for tracing.
+ */
+export interface CliIo extends TelemetryOptions {
   /** Results: human text, or JSON with `--json`. */
   stdout: CliStream;
   /** Errors, progress bars and, with `--json`, notes. */
@@ -36,6 +42,17 @@ export interface CliIo {
    * `webhooks listen` and `simulator` run until it aborts; operations in flight are cancelled.
    */
   signal?: AbortSignal;
+}
+
+/**
+ * The io's OpenTelemetry providers, for a client's options: only those given, so that a client with
+ * none runs no span or metric code at all.
+ */
+export function telemetryOf(io: TelemetryOptions): TelemetryOptions {
+  const telemetry: TelemetryOptions = {};
+  if (io.tracerProvider) telemetry.tracerProvider = io.tracerProvider;
+  if (io.meterProvider) telemetry.meterProvider = io.meterProvider;
+  return telemetry;
 }
 
 /** Resolves once `signal` aborts (never, without one). */

@@ -3,6 +3,8 @@
  * the settings file (see env-file.ts). A missing one is a usage error naming both the flag and the
  * variable, before anything is sent.
  */
+
+import type { TelemetryOptions } from "@promo-review/errors/telemetry";
 import {
   createClient,
   ENVIRONMENT_VARIABLES,
@@ -141,11 +143,14 @@ export function requireSettings(
   return resolveSettings(settingsFromFlags(options), env);
 }
 
-/** Makes the SDK client from flags and environment (see {@link requireSettings}). */
+/**
+ * Makes the SDK client from flags and environment (see {@link requireSettings}), with `extra`'s
+ * `fetch`, resume store and OpenTelemetry providers.
+ */
 export function clientFrom(
   options: GlobalOptions,
   env: Environment,
-  extra: { fetch?: typeof fetch; resumeStore?: ResumeStore } = {},
+  extra: { fetch?: typeof fetch; resumeStore?: ResumeStore } & TelemetryOptions = {},
 ): PromoReviewClient {
   return createClient({ ...requireSettings(options, env), env, ...extra });
 }

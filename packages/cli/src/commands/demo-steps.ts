@@ -10,7 +10,7 @@ import {
 } from "@promo-review/sdk";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import type { Colors } from "../colors.js";
-import type { CliIo } from "../io.js";
+import { type CliIo, telemetryOf } from "../io.js";
 import type { Output } from "../output.js";
 import { formatBytes, type UploadProgressBar, uploadProgressBar } from "../progress.js";
 import { type CountingFetch, countingFetch } from "../request-counter.js";
@@ -146,6 +146,7 @@ const startTheSimulator = step({
       // The simulator is the whole configuration: nothing from this shell's PROMO_REVIEW_* leaks in.
       env: {},
       fetch: counter.fetch,
+      ...telemetryOf(run.io),
     });
     return { client, counter };
   },
@@ -159,7 +160,7 @@ const startTheSimulator = step({
 const connectToTheService = step({
   when: (run) => !run.embedded,
   key: "connection",
-  async run({ options, env }) {
+  async run({ options, env, io }) {
     const counter = countingFetch(
       requireSettings(
         options.globals,
@@ -175,7 +176,10 @@ const connectToTheService = step({
         },
       ]);
     }
-    return { client: clientFrom(options.globals, env, { fetch: counter.fetch }), counter };
+    return {
+      client: clientFrom(options.globals, env, { fetch: counter.fetch, ...telemetryOf(io) }),
+      counter,
+    };
   },
 });
 

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { colorsFor } from "../colors.js";
 import { contextOf, example } from "../context.js";
 import { type Check, diagnose, doctorExitCode } from "../doctor.js";
-import type { CliIo } from "../io.js";
+import { type CliIo, telemetryOf } from "../io.js";
 import { drawsOn, waitSpinner } from "../spinner.js";
 
 /** The human lines of a diagnosis, coloured when stdout takes colour. */
@@ -38,7 +38,7 @@ export function registerDoctor(program: Command, io: CliIo): void {
   program
     .command("doctor")
     .description(
-      "Check the settings (and where each came from) and the service: the key, the user id, act-on-behalf, the file service, the webhook secret and the clock; says what to do about each problem.",
+      "Check the settings (and where each came from) and the service: the key, the user id, act-on-behalf, the file service, the webhook secret, the clock and tracing (OTEL_*); says what to do about each problem.",
     )
     .addHelpText(
       "after",
@@ -54,6 +54,8 @@ export function registerDoctor(program: Command, io: CliIo): void {
         envFile: ctx.envFile,
         env: ctx.env,
         now: io.now ?? Date.now,
+        cwd: io.cwd ?? process.cwd(),
+        telemetry: telemetryOf(io),
         ...ctx.signal,
       }).finally(() => spinner.stop());
       const exitCode = doctorExitCode(checks);
