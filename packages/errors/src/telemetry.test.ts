@@ -88,7 +88,7 @@ describe("no configured secret reaches a span, an event or a metric", () => {
       scope,
     );
     const span = telemetry?.startSpan("op", { attributes: { a: `Bearer ${SECRET}`, gone: undefined } });
-    span?.set({ b: SECRET });
+    span?.set({ b: SECRET, list: ["ok", `in a list ${SECRET}`] });
     span?.event("e", { c: `x${SECRET}y` });
     span?.end();
     telemetry?.record("h", { unit: "s" }, 1, { d: SECRET });
@@ -115,7 +115,13 @@ describe("a span the sampler dropped costs no redaction", () => {
   it("set and event on a sampled-out span never call the redactor", async () => {
     const off = recordingTelemetry({ sampledOut: true });
     let calls = 0;
-    const counting = { ...scope, redact: (text: string) => (calls++, text) };
+    const counting = {
+      ...scope,
+      redact: (text: string) => {
+        calls++;
+        return text;
+      },
+    };
     const span = telemetryFrom({ tracerProvider: off.tracerProvider }, counting)?.startSpan("op");
     calls = 0;
     span?.set({ a: "x" });

@@ -26,13 +26,18 @@ export interface TracedSpan {
   end(error?: unknown): void;
 }
 
-/** `attributes` without `undefined` values, strings redacted. */
+/** `attributes` without `undefined` values, strings (alone or in an array) redacted. */
 export function cleanAttributes(attributes: OtelAttributes, redact: Redactor): OtelAttributes {
   const clean: OtelAttributes = {};
   for (const key in attributes) {
     const value = attributes[key];
     if (value === undefined) continue;
-    clean[key] = typeof value === "string" ? redact(value) : value;
+    if (typeof value === "string") clean[key] = redact(value);
+    else if (Array.isArray(value)) {
+      clean[key] = (value as unknown[]).map((item) =>
+        typeof item === "string" ? redact(item) : item,
+      ) as typeof value;
+    } else clean[key] = value;
   }
   return clean;
 }
