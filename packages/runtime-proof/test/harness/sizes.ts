@@ -70,23 +70,35 @@ function only(name: string, exported: string, kind: "subset" | "tree-shaken", bu
 }
 
 /**
+ * Issue 26 let a ceiling be "raised by a measured, explained amount": what OpenTelemetry tracing adds to
+ * a budgeted bundle that passes no provider, measured against the commit before it in one run. A
+ * provider is a value passed at run time, so the span code is in every bundle (none of it runs without
+ * one): for webhook-verify, errors' shared `telemetryFrom` with its redacted span wrapper (about 650
+ * bytes) and the `webhooks.verify` span and deliveries counter (`src/tracing.ts`, about 300).
+ */
+export const TRACING_RAISE = {
+  "@promo-review/webhook-verify": 951, // 9106 -> 10057
+  "@promo-review/webhook-verify: createWebhookVerifier only": 934, // 8614 -> 9548
+} as const;
+
+/**
  * Our packages: the whole public surface of each, and single exports. The budgets are issue 19's,
  * which replace issue 9's: errors at most 3 KB; webhook-verify's signature-only entry at most 4.0 KB
  * and under standardwebhooks, the whole verifier (the package, and `createWebhookVerifier` alone) at
- * most 9 KB, raised by the measured weight of issue 26's tracing; upload-chunker at most tus-js-client's size in the same run; the sdk at most 30 KB.
+ * most 9 KB (raised by TRACING_RAISE); upload-chunker at most tus-js-client's size in the same run; the sdk at most 30 KB.
  */
 export const OUR_TARGETS: SizeTarget[] = [
   whole("errors", 3 * KB),
   only("errors", "parseRetryAfter", "tree-shaken"),
   whole("http"),
-  // +921 bytes (9106 -> 10027 measured): issue 26's tracing, which `createWebhookVerifier` carries whether
-  // or not a provider is passed. 627 of them are errors' telemetryFrom (its span wrapper and the context
-  // it builds for children), the rest the span and counter per delivery (src/tracing.ts). Without its
-  // messages the package is 8294 bytes, so this is a raise, not a budget missed.
-  whole("webhook-verify", 9 * KB + 921),
+  whole("webhook-verify", 9 * KB + TRACING_RAISE["@promo-review/webhook-verify"]),
   entry("webhook-verify/signature", 4 * KB, "standardwebhooks"),
-  // +902 bytes (8614 -> 9516 measured): the same tracing.
-  only("webhook-verify", "createWebhookVerifier", "subset", 9 * KB + 902),
+  only(
+    "webhook-verify",
+    "createWebhookVerifier",
+    "subset",
+    9 * KB + TRACING_RAISE["@promo-review/webhook-verify: createWebhookVerifier only"],
+  ),
   only("webhook-verify", "createMemoryReplayStore", "tree-shaken"),
   whole("upload-chunker", { atMost: "tus-js-client" }),
   only("upload-chunker", "formatOf", "tree-shaken"),
@@ -122,12 +134,12 @@ export const REPORTED_OVER_BUDGET: Record<string, ReportedOverBudget> = {
     why: "raised on purpose from 5711 (+48, issue 27: the a/an article of a body's kind in refusal messages, 'an object', from errors' kindOf); against 4 KB and standardwebhooks (4867 bytes): with every message taken out it is 4.36 KB, under standardwebhooks' 4.54 KB measured the same way, so what puts it over the peer is the wording that names the likely mistake (raw body, rotation, clock skew, env-file whitespace). What puts it over 4 KB is errors' typed base class (redaction of every string and of a replay store's cause, instanceof across copies), about 2 KB: a stand-alone error class measured 3808 bytes but would not be a PromoReviewError and would redact nothing a sender controls. DESIGN.md's one error type and secrets-never-visible win over the bar",
   },
   "@promo-review/upload-chunker": {
-    reported: 19161,
-    why: "raised on purpose from 17777 (+1384, measured after merging issue 25 and 27's work): issue 25's browser resume (about +795: webStorageResumeStore's expiry and bounded sweep, fail-open storage told once through the logger, the Web Locks that send a file once across tabs, the store call that carries the logger and signal), issue 27's pipeline (about +546: http's expected statuses, so a 308 is an answer, and a chunk deadline that follows its bytes with a low-speed limit) and the rest from the plain-field, id-check and a/an changes. Against tus-js-client (16312 bytes in the same run): without messages it is 17.18 KB against tus-js-client's 14.70 KB, so the gap is behaviour tus does not have: http's origin policy, redirect checks and body deadlines, checked answers and bounded resyncs, hooks, logger, User-Agent and $response, typed redacting errors, the resume guarantees above, and DESIGN.md's eventemitter3 (a hand-written emitter measured 753 bytes less)",
+    reported: 21931,
+    why: "raised on purpose from 19161 (+2770, issue 26: OpenTelemetry, measured against the commit before it in one run): the tracing code every bundle carries because a provider is a value passed at run time (a bundler cannot drop what a call might switch on): http's CLIENT spans by the stable HTTP client conventions, the duration histogram, the retry and 429 counters and traceparent (+1992 in http alone), errors' shared telemetryFrom/traced with redacted attributes (about 650), and the upload's span, its chunk, resume and poll events and the throughput histogram (about 760). Without a provider none of it runs. Before that: raised on purpose from 17777 (+1384, measured after merging issue 25 and 27's work): issue 25's browser resume (about +795: webStorageResumeStore's expiry and bounded sweep, fail-open storage told once through the logger, the Web Locks that send a file once across tabs, the store call that carries the logger and signal), issue 27's pipeline (about +546: http's expected statuses, so a 308 is an answer, and a chunk deadline that follows its bytes with a low-speed limit) and the rest from the plain-field, id-check and a/an changes. Against tus-js-client (16312 bytes in the same run): without messages it is 17.18 KB against tus-js-client's 14.70 KB, so the gap is behaviour tus does not have: http's origin policy, redirect checks and body deadlines, checked answers and bounded resyncs, hooks, logger, User-Agent and $response, typed redacting errors, the resume guarantees above, and DESIGN.md's eventemitter3 (a hand-written emitter measured 753 bytes less)",
   },
   "@promo-review/sdk": {
-    reported: 41071,
-    why: "raised on purpose from 40024 (+1047, measured after merging issue 25 and 27's work; the last 14 bytes are evaluateAndWait refusing a versionId given as null): the upload-chunker growth above, the budget's own-timer waiting for Workers (issue 25 item 5), the reference cache and key import that never await another request's I/O, the local id checks of every operation and the expected-status pipeline (issue 27). Against 30 KB: with every message taken out it is still 35.53 KB. DESIGN.md's facade assembles every package on one client (uploads, links, promotions with valibot's validation of every stated rule, reference data, webhooks, the shared budget), and its own files are 3.7 KB; the weight is the behaviour of the packages it assembles",
+    reported: 46247,
+    why: "raised on purpose from 41071 (+5176, issue 26: OpenTelemetry in every package it assembles, measured against the commit before it in one run: http +1992, upload-chunker +2770 with http's, link-capture +2375 and promotions-core +2564 with http's, webhook-verify +951, rate-budget's wait spans and histograms, the facade's flows as spans). A provider is a value passed at run time, so the code that builds spans is in every bundle; without a provider none of it runs. Keeping it out would take an import the user adds (an opt-in entry), which issue 26's `createClient({ tracerProvider })` rules out. Before that: raised on purpose from 40024 (+1047, measured after merging issue 25 and 27's work; the last 14 bytes are evaluateAndWait refusing a versionId given as null): the upload-chunker growth above, the budget's own-timer waiting for Workers (issue 25 item 5), the reference cache and key import that never await another request's I/O, the local id checks of every operation and the expected-status pipeline (issue 27). Against 30 KB: with every message taken out it is still 35.53 KB. DESIGN.md's facade assembles every package on one client (uploads, links, promotions with valibot's validation of every stated rule, reference data, webhooks, the shared budget), and its own files are 3.7 KB; the weight is the behaviour of the packages it assembles",
   },
 };
 
