@@ -91,7 +91,9 @@ export interface ConnectionOptions extends TelemetryOptions {
   retry?: Partial<RetryPolicy> | false | undefined;
   /**
    * Send W3C `traceparent` (the attempt's span) with each request to the configured origins (never to
-   * another), so that the service's traces join the caller's. Needs a `tracerProvider`. Default false.
+   * another), so that the service's traces join the caller's. Needs a `tracerProvider`. In a browser
+   * the service's CORS preflight must allow `traceparent`, or the browser refuses the request.
+   * Default false.
    */
   propagateTraceContext?: boolean | undefined;
 }

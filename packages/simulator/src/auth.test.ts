@@ -228,6 +228,8 @@ describe("CORS: browsers call both servers cross-origin", () => {
         "x-external-user-email",
         "x-correlation-id",
         "x-service-workspace-id",
+        "traceparent",
+        "tracestate",
       ]) {
         expect(allowed).toContain(h);
       }

@@ -13,6 +13,10 @@ export const ALLOWED_HEADERS = [
   "X-External-User-Email",
   "X-Correlation-ID",
   "x-service-workspace-id",
+  // W3C trace context, for clients that propagate it (the SDK's `propagateTraceContext`): a browser
+  // sends it only when the preflight allows it. The spec does not show CORS; this is our reading.
+  "traceparent",
+  "tracestate",
 ];
 
 /** Headers added to every response. */
