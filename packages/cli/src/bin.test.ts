@@ -2,7 +2,7 @@
  * The real command, spawned: built fresh from these sources (into .test-dist, so a stale dist/ can
  * never be what is tested), run with node, its exit code and output checked.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,28 +10,12 @@ import { delimiter, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildBinInto, collect } from "../test/support/built-bin.js";
 import { createTextPromotion } from "../test/support/io.js";
 
 const packageDir = join(import.meta.dirname, "..");
 const outDir = join(packageDir, ".test-dist");
 const bin = join(outDir, "bin.js");
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function collect(child: ChildProcess): Promise<Finished> {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk) => (stdout += chunk));
-  child.stderr?.on("data", (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 function promoReview(args: string[], env: Record<string, string> = {}) {
   // Only what node needs from this environment: no PROMO_REVIEW_* of the shell running the tests.
@@ -60,27 +44,7 @@ function waitForOutput(
 }
 
 beforeAll(() => {
-  rmSync(outDir, { recursive: true, force: true });
-  execFileSync(
-    process.execPath,
-    [
-      join(packageDir, "../../node_modules/typescript/bin/tsc"),
-      "-p",
-      "tsconfig.build.json",
-      "--outDir",
-      outDir,
-      "--declaration",
-      "false",
-      "--declarationMap",
-      "false",
-      "--sourceMap",
-      "false",
-    ],
-    {
-      cwd: packageDir,
-      stdio: "inherit",
-    },
-  );
+  buildBinInto(outDir);
 }, 120_000);
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));

@@ -41,7 +41,8 @@ export interface Finished {
   tookMs: number;
 }
 
-function collect(child: ChildProcess, startedAt: number): Promise<Finished> {
+/** What `child` prints, once it has exited. */
+export function collect(child: ChildProcess, startedAt = Date.now()): Promise<Finished> {
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk) => (stdout += chunk));
