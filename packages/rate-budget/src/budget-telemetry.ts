@@ -109,18 +109,11 @@ export function budgetTelemetry(
   const scope = { name: "@promo-review/rate-budget", version: RATE_BUDGET_VERSION };
   const telemetry = telemetryFrom(options, { ...scope, redact });
   if (telemetry === undefined) return undefined;
-  // The histogram takes a point per acquisition, so it is held here rather than reached through
-  // `telemetry.record`, which cleans and redacts its attributes on every call (microseconds: more
-  // than the whole admission). Its attribute sets are few (rule x reason) and fixed: each is cleaned
-  // and redacted once, when first used: the hot path redacts nothing and allocates only a lookup key.
-  let histogram: OtelHistogram | undefined;
-  const waitHistogram = (): OtelHistogram | undefined => {
-    if (!meterProvider) return undefined;
-    histogram ??= meterProvider
-      .getMeter(scope.name, scope.version)
-      .createHistogram(WAIT_METRIC, WAIT_INSTRUMENT);
-    return histogram;
-  };
+  // The histogram takes a point per acquisition, so it is recorded on directly rather than through
+  // `telemetry.record`, which cleans and redacts its attributes on every call (microseconds: more than
+  // the whole admission). Its attribute sets are few (rule x reason) and fixed: each is cleaned and
+  // redacted once, when first used: the hot path redacts nothing and allocates only a lookup key.
+  const waitHistogram = (): OtelHistogram | undefined => telemetry.histogram(WAIT_METRIC, WAIT_INSTRUMENT);
   // The rule of each window set (an array the budget reuses), and one attribute set per rule and reason.
   const ruleOf = new WeakMap<readonly WindowSpec[], string>();
   const rule = (windows: readonly WindowSpec[]): string => {
