@@ -81,17 +81,22 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
   describe("pause on 429 is shared by every process using the key", () => {
     it("a pause learned by one budget holds another budget's requests (throttled, source store)", async () => {
       const p = prefix();
-      const a = createRateBudget({
-        baseUrl: BASE,
-        keyId: "shared-key",
-        store: new RedisStore({ client: connect(), prefix: p }),
-      });
+      const aStore = new RedisStore({ client: connect(), prefix: p });
+      // The budget writes the pause without awaiting it: the test awaits that very write (a blind
+      // sleep was too short on a loaded machine).
+      let written: Promise<unknown> | undefined;
+      const pause = aStore.pause.bind(aStore);
+      aStore.pause = (key, ms) => {
+        written = Promise.resolve(pause(key, ms));
+        return written as ReturnType<typeof pause>;
+      };
+      const a = createRateBudget({ baseUrl: BASE, keyId: "shared-key", store: aStore });
       const bStore = new RedisStore({ client: connect(), prefix: p });
       const b = createRateBudget({ baseUrl: BASE, keyId: "shared-key", store: bStore });
       const throttled: unknown[] = [];
       b.on("throttled", (e) => throttled.push(e.source));
       await a.learn(new Response("", { status: 429, headers: { "Retry-After": "300" } }));
-      await new Promise((resolve) => setTimeout(resolve, 50)); // the pause is written asynchronously
+      await written;
       const decision = await bStore.take("shared-key", [SHARED]);
       expect(decision).toMatchObject({ ok: false, paused: true, full: [] });
       expect(decision.ok === false && decision.waitMs).toBeGreaterThan(290_000);
