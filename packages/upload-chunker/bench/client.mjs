@@ -15,11 +15,13 @@
  *            bare `fetch` that passes each piece straight through and keeps nothing (so it could never
  *            retry a chunk). What fetch and this stream cost on this machine, before any uploader.
  * Prints one JSON line: { mode, ms, maxRssBytes, cpu: { user, system } (microseconds, the whole
- * process), uploadCpu: { user, system } (from the clock's start on: the upload's own), uploadId }.
+ * process), uploadCpu: { user, system } (from the clock's start on: the upload's own), gc: { major,
+ * minor, majorMs } (V8's collections from the clock's start on), uploadId }.
  */
 import { createReadStream, openAsBlob } from "node:fs";
 import { open } from "node:fs/promises";
 import { request } from "node:http";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import { createUploader } from "../dist/index.js";
 import { fileSource } from "../dist/node.js";
@@ -31,10 +33,25 @@ const MiB = 1024 * 1024;
 // The process's CPU when the clock starts: what the upload itself cost (its initiate and its bytes),
 // without starting Node and loading modules, a cost per process rather than per GiB.
 let cpuAtStart;
+let clockStarted = Infinity;
 function startClock() {
   cpuAtStart = process.cpuUsage();
-  return performance.now();
+  clockStarted = performance.now();
+  return clockStarted;
 }
+
+// V8's garbage collections once the clock runs: a full mark-compact (major) is what keeping buffers
+// alive longer than a scavenge costs, and explains most of a source's CPU beyond its copies.
+const gc = { major: 0, minor: 0, majorMs: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.startTime < clockStarted) continue;
+    if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+      gc.major++;
+      gc.majorMs += entry.duration;
+    } else if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) gc.minor++;
+  }
+}).observe({ entryTypes: ["gc"] });
 
 async function ceiling() {
   const headers = {
@@ -190,7 +207,9 @@ const outcome = mode.startsWith("read-")
     : mode === "floor"
       ? await floor()
       : await chunker(mode);
+// The observer's last entries are delivered asynchronously: let them arrive before reporting.
+await new Promise((resolve) => setImmediate(resolve));
 // maxRSS is the process's peak resident set (kilobytes on Linux and macOS).
 process.stdout.write(
-  `${JSON.stringify({ mode, ...outcome, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpu: process.cpuUsage(), uploadCpu: process.cpuUsage(cpuAtStart) })}\n`,
+  `${JSON.stringify({ mode, ...outcome, maxRssBytes: process.resourceUsage().maxRSS * 1024, gc, cpu: process.cpuUsage(), uploadCpu: process.cpuUsage(cpuAtStart) })}\n`,
 );

@@ -16,7 +16,9 @@
  * scripts/bench-output.mjs), BENCH_BASE=<a checkout's root, built> (a mode named `<mode>@base` runs
  * that checkout's client and uploader in the same rounds: an A/B of two versions on the same
  * machine, minutes apart at most, e.g. `BENCH_MODES=ceiling,blob-api,blob-api@base`; any label
- * works the same way: `<mode>@x` runs the checkout at BENCH_X).
+ * works the same way: `<mode>@x` runs the checkout at BENCH_X). `<mode>@views` with BENCH_VIEWS=<a
+ * checkout with bench/experiments/keep-views.patch applied, built> measures keeping a stream's own
+ * buffers instead of copying them (see the notes).
  */
 import { spawn } from "node:child_process";
 import { createHash, randomFillSync } from "node:crypto";
@@ -42,8 +44,8 @@ const NOTES = [
   `- ceiling: one plain \`node:http\` PUT of the whole file (\`fs.createReadStream\` piped into the request, Content-Length set) to \`PUT /v1/uploads/{id}\` of a simulator started with \`maxChunkSize\` = the file size.`,
   `- floor: not the uploader. The same web stream as \`stream\`, sent in the same ${CHUNK / MiB} MiB chunk PUTs by a bare \`fetch\` that passes each piece straight through and keeps nothing (so it could not retry a chunk): what \`fetch\` and this stream cost here before any uploader work. An uploader must keep a chunk's bytes until the chunk is acknowledged, to send it again after a failure.`,
   `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path, { highWaterMark: 1 MiB })), { size })\` (a web ReadableStream; toWeb copies every piece); every uploader row sends chunk bodies as Node's default does, through node:http (\`nodeStreamFetch\`), and a \`-fetch\` row is the same source with \`fetch: globalThis.fetch\` (Node's fetch, as every other runtime sends); iterable: the \`fs.createReadStream\` itself as an AsyncIterable (no toWeb); blob: \`uploader.upload(await fileSource(path))\` (a File backed by the file, its streamed chunks read with \`fs\`); blob-api: \`uploader.upload(await fs.openAsBlob(path))\`, a plain Blob read through Node's Blob API. All against a simulator with \`maxChunkSize\` ${CHUNK / MiB} MiB, default \`readAheadBytes\` (8 MiB).`,
-  `- Which copy each row that misses a bar pays, and why it stays. **blob-api, blob-api-fetch** (a plain Blob): the only way to a plain Blob's bytes is the Blob API, and Node ${process.version} reads a file-backed Blob 64 KiB at a time, each piece a fresh ArrayBuffer handed through a callback, then (\`arrayBuffer()\`) copied together into one more fresh buffer. The rows \`read-fs\` and \`read-blob-api\` measure the reading alone in this run (the same bytes with \`fs\`, as \`fileSource\` reads, and as the uploader reads a plain Blob): the difference is more than the bar's whole 0.2 x ceiling margin before a byte is sent, and on 2 shared cores it is throughput too. A File from \`fileSource\` (row \`blob\`) is the way around it on Node. **stream, stream-fetch**: \`Readable.toWeb\` copies every piece (Node's adapter wraps each Buffer in a new Uint8Array by copying it; rows \`read-node-stream\` and \`read-web-stream\`), and the uploader copies each piece once into reused 1 MiB slabs (\`copyInto\` in stream-source.ts). **iterable**: that one uploader copy only (about 0.2 s of CPU per GiB, 14% of the client's busy main thread in a profile).`,
-  `- Why the uploader's one copy of a stream stays: keeping views of the stream's own pieces would save it, but the README promises that a stream may reuse a buffer it yielded once the next piece is asked for (one 1 MiB buffer filled again and again is the natural way to read a file into a stream), and views would then send, and resend after a failure, the wrong bytes (sources.test.ts holds the promise). The uploader must keep a chunk's bytes until it is acknowledged, to send it again after a failure; the \`floor\` keeps nothing.`,
+  `- Which copy each row that misses a bar pays, and why it stays. **blob-api, blob-api-fetch** (a plain Blob): the only way to a plain Blob's bytes is the Blob API, and Node ${process.version} reads a file-backed Blob 64 KiB at a time, each piece a fresh ArrayBuffer handed through a callback, then (\`arrayBuffer()\`) copied together into one more fresh buffer. The rows \`read-fs\` and \`read-blob-api\` measure the reading alone in this run (the same bytes with \`fs\`, as \`fileSource\` reads, and as the uploader reads a plain Blob): the difference is more than the bar's whole 0.2 x ceiling margin before a byte is sent, and on 2 shared cores it is throughput too. A File from \`fileSource\` (row \`blob\`) is the way around it on Node. **stream, stream-fetch**: \`Readable.toWeb\` copies every piece (Node's adapter wraps each Buffer in a new Uint8Array by copying it; rows \`read-node-stream\` and \`read-web-stream\`), and the uploader copies each piece once into reused 1 MiB slabs (\`copyInto\` in stream-source.ts). **iterable**: that one uploader copy, and the full GCs keeping a chunk costs. A \`perf record\` of one 1 GiB \`iterable\` client against one of the ceiling (1000 samples per second, every thread, kernel included) found 0.19 s per GiB in the copy (\`memmove\` under \`copyInto\`), about 0.3 s per GiB in V8's full-GC marking and sweeping (7 full GCs per GiB, against 1 to 2 for the ceiling and \`blob\`), and the rest spread thinly (file reads and socket writes cost the same as the ceiling's): the price of keeping a chunk's bytes for a retry, which the ceiling does not pay.`,
+  `- Why the uploader's one copy of a stream stays: an uploader must keep a chunk's bytes until the chunk is acknowledged, to send them again after a failure (the \`floor\` and the ceiling keep nothing), and on Node copying them into reused slabs is the cheaper way to keep them. Measured with the copy taken out (bench/experiments/keep-views.patch keeps every whole 1 MiB piece of the stream as it is, a view of the stream's own buffer, and never reuses it; run as \`iterable@views\` with \`BENCH_VIEWS\` set to a built checkout with the patch applied): V8 frees a buffer that outlives two scavenges only in a full mark-compact, and a kept chunk is 50 MiB of such buffers, so the views cost more full GCs per GiB than the copy saves (see the \`@views\` rows and the sentence under the read table when they are in a run). Views would also break the README's promise that a stream may reuse a buffer it yielded once the next piece is asked for (one 1 MiB buffer filled again and again is the natural way to read a file into a stream): the patch fails that test in sources.test.ts.`,
   `- Tried for a plain Blob and measured (Node v20.20.2, 2 shared cores): reading alone (256 MiB in one process, 5 interleaved rounds, medians, load about 2) costs 0.16 s of CPU per GiB with \`fs\` into one buffer, 1.29 with 1 MiB \`slice().arrayBuffer()\` (the uploader's way), 1.35 with 8 MiB slices, 2.15 with one \`arrayBuffer()\` per 50 MiB chunk (one large fresh buffer a chunk: rejected), 1.10 with \`slice().stream()\` and 1.02 with its 64 KiB pieces copied into one reused 1 MiB buffer. That last way, cheaper read alone there, is not in a fresh process (rows \`read-blob-stream\` and \`read-blob-api\` of this run) and cost more in the upload: an A/B in the same rounds (\`blob-api\` reading \`Blob.stream()\` into reused 1 MiB buffers lent to each request, against the 1 MiB \`arrayBuffer()\` reads) gave 3.05 against 2.34 s of upload CPU per GiB (512 MiB x 5 rounds, per-round ratio 1.26, 1.02–1.49, load 7.7–13) and 3.60 against 2.74 (256 MiB x 5), so the uploader keeps \`arrayBuffer()\`. Earlier sessions found the uploader's own code (upload-chunker and http) 2–3% of the client's busy main-thread time in \`blob-api\` and \`blob-api-fetch\`, and that sending the chunk as the Blob slice itself (\`streamRequestBodies: false\`), zero-copy in browsers, costs more on Node: undici streams a Blob body through \`blob.stream()\`'s 64 KiB pieces (5.6–6.1 s of CPU per GiB against 3.5–3.7 streamed). Browsers take that path: there a Blob source's chunk goes as \`blob.slice(start, end)\`, never read into script memory. Not tried: reading a plain Blob in a worker thread, which could take the Blob reader off the main thread (throughput) but not lower the CPU.`,
   `- Chunk PUTs declare their \`Content-Length\` (the chunk's size is known before its first byte), so \`node:http\` sends the body as it is instead of in chunked framing (four writes and a hex length per piece) and the server parses no framing. A/B in the same rounds (512 MiB x 5, two runs at load 7–13): \`blob\` 1.19 against 1.41 and 1.43 against 1.54 s of upload CPU per GiB (per-round ratios 0.84, 0.82–1.01, and 0.97, 0.84–1.01); \`stream\`, \`stream-fetch\`, \`iterable\`, \`blob-api\` and \`blob-api-fetch\` within the noise (0.93–1.06). \`nodeStreamFetch\` alone sending 50 MiB bodies of 1 MiB pieces to a draining server in another process: 0.20–0.33 s of client CPU per GiB with the length, 0.25–0.39 chunked.`,
   `- Memory of the fetch rows: \`blob-api-fetch\` and \`floor\` peak at about 180–190 MiB, near the bar, because Node's fetch (undici) keeps more of a streamed body alive between garbage collections than \`node:http\` does (the same source through \`node:http\`, \`blob-api\`, peaks at about 122 MiB). On a loaded machine one run in five of \`blob-api-fetch\` went over the bar, before this change as after it (225 and 239 MiB, load 7–8): a row that fails on memory alone in such a run is that lag, not bytes the uploader holds.`,
@@ -154,6 +156,10 @@ function stats(values) {
 function cpuPerGiB(r) {
   return (r.uploadCpu.user + r.uploadCpu.system) / 1e6 / (SIZE / GiB);
 }
+/** V8's full mark-compacts per GiB while the clock ran (bench/client.mjs observes them). */
+function majorGcsPerGiB(r) {
+  return r.gc.major / (SIZE / GiB);
+}
 /** The whole client process's CPU per GiB: starting Node and loading its modules included. */
 function processCpuPerGiB(r) {
   return (r.cpu.user + r.cpu.system) / 1e6 / (SIZE / GiB);
@@ -190,13 +196,13 @@ const rows = uploads.map((mode) => {
   const reference = (name, measure) => (results[name] ? fmt(perRound(mode, name, measure), 2) : "–");
   const cpu = stats(results[mode].map(cpuPerGiB));
   const processCpu = stats(results[mode].map(processCpuPerGiB));
-  return `| ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${mode === "ceiling" ? "1" : reference("ceiling")} | ${mode === "floor" ? "1" : reference("floor")} | ${fmt(stats(results[mode].map((r) => r.maxRssBytes / MiB)))} | ${fmt(cpu, 2)} | ${mode === "ceiling" ? "1" : reference("ceiling", cpuPerGiB)} | ${fmt(processCpu, 2)} | ${mode === "ceiling" ? "1" : reference("ceiling", processCpuPerGiB)} | ${verdict(mode)} |`;
+  return `| ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${mode === "ceiling" ? "1" : reference("ceiling")} | ${mode === "floor" ? "1" : reference("floor")} | ${fmt(stats(results[mode].map((r) => r.maxRssBytes / MiB)))} | ${fmt(cpu, 2)} | ${mode === "ceiling" ? "1" : reference("ceiling", cpuPerGiB)} | ${fmt(processCpu, 2)} | ${mode === "ceiling" ? "1" : reference("ceiling", processCpuPerGiB)} | ${fmt(stats(results[mode].map(majorGcsPerGiB)), 1)} | ${verdict(mode)} |`;
 });
 const readRows = modes
   .filter((m) => READS.has(m))
   .map(
     (mode) =>
-      `| ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${fmt(stats(results[mode].map(cpuPerGiB)), 2)} | ${results.ceiling ? fmt(perRound(mode, "ceiling", cpuPerGiB), 2) : "–"} |`,
+      `| ${mode} | ${fmt(stats(results[mode].map(throughput)))} | ${fmt(stats(results[mode].map(cpuPerGiB)), 2)} | ${results.ceiling ? fmt(perRound(mode, "ceiling", cpuPerGiB), 2) : "–"} | ${fmt(stats(results[mode].map(majorGcsPerGiB)), 1)} |`,
   );
 // The Blob API's share of what a plain Blob costs more than fileSource, in this run (per round, then
 // the median): the extra CPU of reading the same bytes through the Blob API rather than with fs,
@@ -219,6 +225,16 @@ const toWebShare =
         ``,
       ]
     : [];
+// The copy the uploader makes of a stream's pieces, against keeping the pieces themselves: the
+// `@views` rows run the uploader with bench/experiments/keep-views.patch applied (BENCH_VIEWS).
+const viewsShare = ["iterable", "stream"]
+  .filter((mode) => results[mode] && results[`${mode}@views`])
+  .map((mode) => {
+    const views = `${mode}@views`;
+    const gcs = (m) => fmt(stats(results[m].map(majorGcsPerGiB)), 1);
+    return `In this run \`${views}\` (the stream's own buffers kept as they are, no copy) cost ${fmt(perRound(views, mode, cpuPerGiB), 2)} x the CPU per GiB of \`${mode}\` (copied into reused slabs), at ${fmt(perRound(views, mode), 2)} x its throughput, with ${gcs(views)} full GCs per GiB against ${gcs(mode)}.`;
+  });
+const viewsLines = viewsShare.length > 0 ? [...viewsShare, ``] : [];
 const load = loadavg()[0];
 const table = [
   `# upload-chunker benchmark`,
@@ -230,22 +246,23 @@ const table = [
     : ``,
   `Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${load.toFixed(1)} at the end, on ${cpus().length} cores${loadAtStart > cpus().length / 2 || load > cpus().length / 2 ? ": **the machine was busy with other work**, so throughput and CPU figures are noisy (the ratios within a round are the figures to read)" : ""}.`,
   ``,
-  `| client | MiB/s | throughput to ceiling | throughput to fetch floor | client peak RSS (MiB) | upload CPU (s per GiB) | CPU to ceiling | process CPU (s per GiB) | process CPU to ceiling | bar |`,
-  `| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`,
+  `| client | MiB/s | throughput to ceiling | throughput to fetch floor | client peak RSS (MiB) | upload CPU (s per GiB) | CPU to ceiling | process CPU (s per GiB) | process CPU to ceiling | full GCs per GiB | bar |`,
+  `| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |`,
   ...rows,
   ``,
   ...(readRows.length > 0
     ? [
         `What reading the file alone costs (no upload, same process setup):`,
         ``,
-        `| read | MiB/s | CPU (s per GiB) | CPU to the ceiling's whole upload |`,
-        `| --- | --- | --- | --- |`,
+        `| read | MiB/s | CPU (s per GiB) | CPU to the ceiling's whole upload | full GCs per GiB |`,
+        `| --- | --- | --- | --- | --- |`,
         ...readRows,
         ``,
         ...blobShare,
         ...toWebShare,
       ]
     : []),
+  ...viewsLines,
   ...NOTES,
   `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}.`,
   `- Command: \`pnpm --filter @promo-review/upload-chunker bench\` (builds first; or \`pnpm bench\` at the root), e.g. \`BENCH_SIZE=268435456 BENCH_RUNS=9\` for smaller uploads and more rounds.`,
