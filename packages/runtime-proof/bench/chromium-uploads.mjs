@@ -88,11 +88,11 @@ try {
     const stored = sim.control.upload(result.uploadId);
     if (stored.sha256 !== sha256 || stored.size !== SIZE)
       throw new Error(`chromium-uploads: ${mode}: the server's SHA-256 or size differs from the file's`);
-    const puts = putHeaderNames(sim.control.requests());
+    const requests = requestsMade(sim.control.requests());
     await sim.control.reset(); // deletes the stored bytes
     return {
       ...result,
-      puts,
+      requests,
       cpuSeconds: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
     };
   };
@@ -231,22 +231,23 @@ async function step(what, run) {
   }
 }
 
-/** The names of the headers of every chunk PUT in the request log (the same for every chunk). */
-function putHeaderNames(requests) {
-  const names = new Set();
-  for (const r of requests.filter((r) => r.method === "PUT")) {
-    for (const name of Object.keys(r.headers)) names.add(name);
-  }
-  return [...names].sort();
+/**
+ * What one upload asked of the simulator: its requests in order (preflights included, the upload's id
+ * written as {id}), and the header names of its chunk PUTs (the same for every chunk).
+ */
+function requestsMade(log) {
+  const sequence = log.map((r) => `${r.method} ${r.path.replace(/[0-9a-f-]{36}/g, "{id}")}`);
+  const headers = new Set(log.filter((r) => r.method === "PUT").flatMap((r) => Object.keys(r.headers)));
+  return `${sequence.join(", ")}; PUT headers: ${[...headers].sort().join(", ")}`;
 }
 
-/** The floor is only the floor of the uploader's requests if, in every round, it sent the same headers. */
+/** The floor is only the floor of the uploader's requests if, in every round, it made the same ones. */
 function sameRequests(results) {
   results.floor.forEach((floor, round) => {
-    const [ours, theirs] = [floor.puts.join(", "), results.uploader[round].puts.join(", ")];
+    const [ours, theirs] = [floor.requests, results.uploader[round].requests];
     if (ours !== theirs)
       throw new Error(
-        `chromium-uploads: round ${round + 1}: the floor's chunk PUT headers differ from the uploader's:\n${ours}\n${theirs}`,
+        `chromium-uploads: round ${round + 1}: the floor's requests differ from the uploader's:\n${ours}\n${theirs}`,
       );
   });
 }
@@ -301,11 +302,11 @@ function report(results, version) {
     `| --- | --- | --- | --- | --- |`,
     ...rows,
     ``,
-    `- floor: not the uploader. In the page, a bare \`fetch\`: \`POST /v1/uploads\` (the initiate), then one \`PUT\` a chunk of the service's \`maxChunkSize\`, one after another, with the body \`file.slice(start, end)\`, its \`Content-Range\` and the uploader's headers (Authorization, X-External-User-ID, one X-Correlation-ID for the upload, Content-Type); each answer is read. It keeps nothing and could retry nothing: what Chromium's fetch costs to send this File in these chunks before any uploader work. The benchmark checks that the floor's chunk PUTs carry the same header names as the uploader's.`,
+    `- floor: not the uploader. In the page, a bare \`fetch\`: \`POST /v1/uploads\` (the initiate), then one \`PUT\` a chunk of the service's \`maxChunkSize\`, one after another, with the body \`file.slice(start, end)\`, its \`Content-Range\` and the uploader's headers (Authorization, X-External-User-ID, one X-Correlation-ID for the upload, Content-Type); each answer is read. It keeps nothing and could retry nothing: what Chromium's fetch costs to send this File in these chunks before any uploader work. The benchmark checks, in every round, that both modes made the same requests in the same order (preflights included) and that their chunk PUTs carried the same header names.`,
     `- uploader: \`createUploader({ filesUrl, apiKey, externalUserId })\` with its defaults, then \`uploader.upload(file, { fileName, contentType: "video/mp4", waitForCompletion: false })\`. In a browser the uploader does not stream request bodies (\`streamingByDefault()\` is false: a browser streams them only over HTTP/2), so a Blob or File source's chunk is sent as \`blob.slice(start, end)\`, never read into script memory: Chromium reads the bytes from the file itself, as for the floor.`,
     `- The File is real: \`page.setInputFiles\` on an \`<input type=file>\` gives the page a File backed by the file on disk (random bytes, in the page cache after the first read). Every upload's SHA-256 and size as the simulator stored them were checked against the file's.`,
     `- Clocks: the page's \`performance.now()\`, from the initiate request to the answer to the last chunk (the uploader is created before its clock starts). One uploader upload before the rounds warms the page cache, the page's JIT and the connection, and is not counted; the modes run in one order in odd rounds and the other in even ones.`,
-    `- The page (served from 127.0.0.1 on another port than the simulator) calls the simulator cross-origin, as a web app calls the file service: each upload pays a CORS preflight for its initiate and one for its upload URL (cached for its chunks by \`Access-Control-Max-Age\`), the same for both modes.`,
+    `- The page (served from 127.0.0.1 on another port than the simulator) calls the simulator cross-origin, as a web app calls the file service: each upload pays one CORS preflight, for its upload URL (then cached for its other chunks by \`Access-Control-Max-Age\`; the initiate's was cached by the warm-up), the same in both modes.`,
     measuredCpu
       ? `- Browser CPU: user + system time (\`/proc/<pid>/stat\`: utime, stime, and cutime, cstime for children that ended) of Chromium's browser process and every process under it (renderers, the network service, the GPU and other utility processes; not the crash handlers, which Chromium detaches from it), read before and after each upload; the sum's difference per GiB. It includes the whole browser's work for the upload (the page's script, reading the file, the network stack), not the simulator's (in the benchmark's Node process, on the same 2 cores).`
       : `- Browser CPU: not measured (no /proc, or Chromium's pid was not found).`,
