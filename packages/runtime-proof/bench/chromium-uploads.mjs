@@ -313,7 +313,7 @@ function report(results, version) {
     `- Simulator: \`startSimulator({ maxChunkSize: ${CHUNK / MiB} MiB, uploadProcessingDelayMs: 0 })\` in the benchmark's process on 127.0.0.1 (each chunk streamed to a temporary file, SHA-256 as it arrives).`,
     `- Chromium ${version} (${CHROMIUM_PATH}, headless, the Chromium tests' flags, a fresh profile).`,
     `- Machine: ${cores} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}.`,
-    `- Command: \`npx -y pnpm@10.34.9 --filter @promo-review/runtime-proof bench\` (builds first; runs every runtime-proof benchmark), or this one alone after a build: \`node packages/runtime-proof/bench/chromium-uploads.mjs\`, e.g. \`BENCH_SIZE=268435456 BENCH_RUNS=9\`.`,
+    `- Command: after a build (\`npx -y pnpm@10.34.9 exec turbo build --filter=@promo-review/runtime-proof\`), \`node packages/runtime-proof/bench/chromium-uploads.mjs\` alone, e.g. with \`BENCH_SIZE=268435456 BENCH_RUNS=9\`, or \`npx -y pnpm@10.34.9 --filter @promo-review/runtime-proof bench\` (every runtime-proof benchmark); \`pnpm bench\` at the root builds first and runs them all.`,
     ``,
   ].join("\n");
 }
