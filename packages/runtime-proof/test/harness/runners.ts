@@ -3,16 +3,18 @@
  * child of the test, killed by its pid when it overruns; every server listens on 127.0.0.1 and is
  * closed by whoever opened it.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Miniflare } from "miniflare";
-import { type BrowserContext, chromium } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { runWithDeadline } from "../../../../testing/child-process.ts";
 import type { ScenarioInput } from "../../scenarios/types.ts";
 import { bundleScenario, PACKAGE_DIR, RESULT_MARKER, type Runtime } from "./bundle.ts";
+import { type LaunchedChromium, launchChromium } from "./chromium.mjs";
+
+export { CHROMIUM_PATH, type LaunchedChromium, launchChromium } from "./chromium.mjs";
 
 /** What a scenario produced in a runtime: its JSON output, or a description of what it threw. */
 export type Outcome =
@@ -20,7 +22,6 @@ export type Outcome =
   | { ok: false; error: { name: string; message: string; [key: string]: unknown } };
 
 const BIN = join(PACKAGE_DIR, "node_modules", ".bin");
-export const CHROMIUM_PATH = "/usr/bin/chromium";
 
 /** Spawns `command`, waits for the result line, kills the process (by pid) after `timeoutMs`. */
 export async function runProcess(command: string, args: string[], timeoutMs: number): Promise<Outcome> {
@@ -83,42 +84,6 @@ export async function startChromium(): Promise<ChromiumSession> {
     async close() {
       await browser.close();
       await new Promise<void>((ok) => server.close(() => ok()));
-    },
-  };
-}
-
-/** Headless Chromium with a fresh profile, removed on close. */
-export interface LaunchedChromium {
-  context: BrowserContext;
-  close(): Promise<void>;
-}
-
-/** Starts headless `/usr/bin/chromium` (playwright-core) with a fresh profile and no background traffic. */
-export async function launchChromium(): Promise<LaunchedChromium> {
-  const profile = mkdtempSync(join(tmpdir(), "proof-chromium-"));
-  let context: BrowserContext;
-  try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
-  } catch (error) {
-    rmSync(profile, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
     },
   };
 }
