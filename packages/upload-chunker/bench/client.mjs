@@ -5,6 +5,9 @@
  *   blob     the uploader with fileSource(path) (a File backed by the file; chunks read with fs)
  *   blob-api the uploader with fs.openAsBlob(path) as a plain Blob (chunks read through the Blob API)
  *   iterable the uploader with fs.createReadStream(path) as an AsyncIterable (no Readable.toWeb)
+ *   ceiling-memory, iterable-memory  the ceiling's plain node:http PUT and the uploader with an
+ *            AsyncIterable, both sending the file's first MiB again and again (read before the clock):
+ *            what sending costs each of them when reading costs nothing
  *   <mode>-fetch a mode above with `fetch: globalThis.fetch` (chunk bodies through Node's fetch, not node:http)
  *   read-fs, read-blob-api, read-blob-stream  no upload: only read the file, with fs (1 MiB reads
  *            into one buffer), through the Blob API in 1 MiB slices (arrayBuffer()), or through
@@ -53,7 +56,30 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ["gc"] });
 
-async function ceiling() {
+/**
+ * The `-memory` modes' source: the file's first MiB, read before the clock starts and handed out
+ * again and again (a view of the same buffer each time) up to `size` bytes, so that reading costs
+ * nothing and the row shows what sending and keeping cost alone.
+ */
+async function firstMiB() {
+  const handle = await open(path, "r");
+  const buffer = Buffer.alloc(Math.min(MiB, size));
+  await handle.read(buffer, 0, buffer.length, 0);
+  await handle.close();
+  return buffer;
+}
+async function* repeated(buffer) {
+  for (let at = 0; at < size; at += buffer.length)
+    yield buffer.subarray(0, Math.min(buffer.length, size - at));
+}
+
+/** `ceiling` (the file through fs.createReadStream) or `ceiling-memory` (the first MiB again and again). */
+async function ceiling(fromMemory) {
+  const memory = fromMemory ? await firstMiB() : undefined; // read before the clock starts
+  const body = () =>
+    memory
+      ? Readable.from(repeated(memory), { objectMode: false, highWaterMark: MiB })
+      : createReadStream(path, { highWaterMark: MiB });
   const headers = {
     Authorization: `Bearer ${apiKey}`,
     "X-External-User-ID": "bench",
@@ -81,7 +107,7 @@ async function ceiling() {
       res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
     });
     req.on("error", reject);
-    createReadStream(path, { highWaterMark: MiB }).pipe(req);
+    body().pipe(req); // with the socket's backpressure
   });
   return { ms: performance.now() - started, uploadId: init.uploadId };
 }
@@ -144,13 +170,16 @@ async function chunker(mode) {
   });
   const highWaterMark = Number(process.env.HWM ?? MiB);
   const source =
-    kind === "stream"
-      ? Readable.toWeb(createReadStream(path, { highWaterMark }))
-      : kind === "iterable"
-        ? createReadStream(path, { highWaterMark }) // a Node Readable is an AsyncIterable of Buffers
-        : kind === "blob-api"
-          ? await openAsBlob(path) // a plain Blob: its chunks are read through the Blob API
-          : await fileSource(path);
+    kind === "iterable-memory"
+      ? repeated(await firstMiB()) // the same buffer again and again: a source that costs nothing to read
+      : // (read before the clock starts, below)
+        kind === "stream"
+        ? Readable.toWeb(createReadStream(path, { highWaterMark }))
+        : kind === "iterable"
+          ? createReadStream(path, { highWaterMark }) // a Node Readable is an AsyncIterable of Buffers
+          : kind === "blob-api"
+            ? await openAsBlob(path) // a plain Blob: its chunks are read through the Blob API
+            : await fileSource(path);
   const started = startClock();
   const result = await uploader.upload(source, {
     fileName: `${mode}.mp4`,
@@ -202,8 +231,8 @@ await fetch(`${filesUrl}/v1/uploads/warm-up`).then((r) => r.arrayBuffer());
 
 const outcome = mode.startsWith("read-")
   ? await readOnly(mode)
-  : mode === "ceiling"
-    ? await ceiling()
+  : mode === "ceiling" || mode === "ceiling-memory"
+    ? await ceiling(mode === "ceiling-memory")
     : mode === "floor"
       ? await floor()
       : await chunker(mode);

@@ -22,7 +22,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash, randomFillSync } from "node:crypto";
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -43,6 +43,7 @@ const loadAtStart = loadavg()[0];
 const NOTES = [
   `- ceiling: one plain \`node:http\` PUT of the whole file (\`fs.createReadStream\` piped into the request, Content-Length set) to \`PUT /v1/uploads/{id}\` of a simulator started with \`maxChunkSize\` = the file size.`,
   `- floor: not the uploader. The same web stream as \`stream\`, sent in the same ${CHUNK / MiB} MiB chunk PUTs by a bare \`fetch\` that passes each piece straight through and keeps nothing (so it could not retry a chunk): what \`fetch\` and this stream cost here before any uploader work. An uploader must keep a chunk's bytes until the chunk is acknowledged, to send it again after a failure.`,
+  `- ceiling-memory, iterable-memory: not sources a user has, so no bar. The ceiling's plain \`node:http\` PUT (the \`whole\` simulator) and the uploader with an AsyncIterable, both sending the file's first MiB (read before the clock starts) again and again, a view of the same buffer each time: what sending costs each of them when reading costs nothing, so that their difference is the uploader's own work on a stream (a request per ${CHUNK / MiB} MiB chunk, and keeping each chunk for a retry: the copy into reused slabs, then sending from slabs that left the cache while the chunk was read ahead). Their stored SHA-256 is checked against that repeated MiB's.`,
   `- stream: \`uploader.upload(Readable.toWeb(fs.createReadStream(path, { highWaterMark: 1 MiB })), { size })\` (a web ReadableStream; toWeb copies every piece); every uploader row sends chunk bodies as Node's default does, through node:http (\`nodeStreamFetch\`), and a \`-fetch\` row is the same source with \`fetch: globalThis.fetch\` (Node's fetch, as every other runtime sends); iterable: the \`fs.createReadStream\` itself as an AsyncIterable (no toWeb); blob: \`uploader.upload(await fileSource(path))\` (a File backed by the file, its streamed chunks read with \`fs\`); blob-api: \`uploader.upload(await fs.openAsBlob(path))\`, a plain Blob read through Node's Blob API. All against a simulator with \`maxChunkSize\` ${CHUNK / MiB} MiB, default \`readAheadBytes\` (8 MiB).`,
   `- Which copy each row that misses a bar pays, and why it stays. **blob-api, blob-api-fetch** (a plain Blob): the only way to a plain Blob's bytes is the Blob API, and Node ${process.version} reads a file-backed Blob 64 KiB at a time, each piece a fresh ArrayBuffer handed through a callback, then (\`arrayBuffer()\`) copied together into one more fresh buffer. The rows \`read-fs\` and \`read-blob-api\` measure the reading alone in this run (the same bytes with \`fs\`, as \`fileSource\` reads, and as the uploader reads a plain Blob): the difference is more than the bar's whole 0.2 x ceiling margin before a byte is sent, and on 2 shared cores it is throughput too. A File from \`fileSource\` (row \`blob\`) is the way around it on Node. **stream, stream-fetch**: \`Readable.toWeb\` copies every piece (Node's adapter wraps each Buffer in a new Uint8Array by copying it; rows \`read-node-stream\` and \`read-web-stream\`), and the uploader copies each piece once into reused 1 MiB slabs (\`copyInto\` in stream-source.ts). **iterable**: that one uploader copy, and what keeping a chunk for a retry costs besides. A \`perf record\` of a 1 GiB \`iterable\` client (1000 samples per second, every thread, kernel included) put 0.19 s of CPU per GiB in the copy (\`memmove\` under \`copyInto\`); file reads and socket writes cost what the ceiling's do. The client also runs more full GCs (column "full GCs per GiB": a stream's fresh 1 MiB Buffers, one per read, drive V8's collections), but they are not most of the rest: \`node --initial-heap-size=64\` cut them from 6 to 2–4 per GiB with no CPU change outside the noise (512 MiB, 3 interleaved rounds, 1.94–2.09 against 1.95–2.05 s per GiB). The ceiling keeps nothing and pays none of it.`,
   `- Why the uploader's one copy of a stream stays: an uploader must keep a chunk's bytes until the chunk is acknowledged, to send them again after a failure (the \`floor\` and the ceiling keep nothing), and on Node copying them into reused slabs is the cheaper way to keep them. Measured with the copy taken out (bench/experiments/keep-views.patch keeps every whole 1 MiB piece of the stream as it is, a view of the stream's own buffer, and never reuses it; run as \`iterable@views\` with \`BENCH_VIEWS\` set to a built checkout with the patch applied): V8 frees a buffer that outlives two scavenges only in a full mark-compact, and a kept chunk is 50 MiB of such buffers, so the views cost more full GCs per GiB than the copy saves (see the \`@views\` rows and the sentence under the read table when they are in a run). Views would also break the README's promise that a stream may reuse a buffer it yielded once the next piece is asked for (one 1 MiB buffer filled again and again is the natural way to read a file into a stream): the patch fails that test in sources.test.ts.`,
@@ -69,13 +70,21 @@ for (let at = 0; at < SIZE; at += block.length) {
 }
 closeSync(fd);
 const sha256 = hash.digest("hex");
+// What a `-memory` mode stores: the file's first MiB again and again, up to SIZE bytes.
+const memorySha256 = (() => {
+  const first = readFileSync(path).subarray(0, Math.min(MiB, SIZE));
+  const repeated = createHash("sha256");
+  for (let at = 0; at < SIZE; at += first.length)
+    repeated.update(first.subarray(0, Math.min(first.length, SIZE - at)));
+  return repeated.digest("hex");
+})();
 
 const chunked = await startSimulator({ maxChunkSize: CHUNK, uploadProcessingDelayMs: 0, seed: 1 });
 const whole = await startSimulator({ maxChunkSize: SIZE, uploadProcessingDelayMs: 0, seed: 2 });
 
 /** Runs one client in its own process, with a deadline; checks what the server stored. */
 async function run(mode) {
-  const sim = mode === "ceiling" ? whole : chunked;
+  const sim = mode.startsWith("ceiling") ? whole : chunked;
   // BENCH_CPU_PROF=<dir>: every client writes a V8 CPU profile there (node --cpu-prof), one per run.
   const dir = process.env.BENCH_CPU_PROF;
   const profile = dir
@@ -110,7 +119,8 @@ async function run(mode) {
   const result = JSON.parse(line);
   if (READS.has(mode)) return result; // nothing was uploaded
   const stored = sim.control.upload(result.uploadId);
-  if (stored.sha256 !== sha256 || stored.size !== SIZE)
+  const expected = name.endsWith("-memory") ? memorySha256 : sha256;
+  if (stored.sha256 !== expected || stored.size !== SIZE)
     throw new Error(`${mode}: the server's SHA-256 differs`);
   await sim.control.reset(); // deletes the stored bytes
   return result;
@@ -123,10 +133,13 @@ const READS = new Set([
   "read-node-stream",
   "read-web-stream",
 ]); // no upload: what reading alone costs
-const REFERENCES = new Set(["ceiling", "floor"]); // not the uploader: no bar
+const REFERENCES = new Set(["ceiling", "floor", "ceiling-memory"]); // not the uploader: no bar
+// The uploader sending a source that costs nothing to read, against ceiling-memory: not a source a
+// user has, so no bar; it shows what sending and keeping a chunk cost the uploader alone.
+const DIAGNOSTICS = new Set(["iterable-memory"]);
 const modes = (
   process.env.BENCH_MODES ??
-  "ceiling,floor,stream,stream-fetch,iterable,blob,blob-api,blob-api-fetch,read-fs,read-blob-api,read-blob-stream,read-node-stream,read-web-stream"
+  "ceiling,floor,stream,stream-fetch,iterable,blob,blob-api,blob-api-fetch,ceiling-memory,iterable-memory,read-fs,read-blob-api,read-blob-stream,read-node-stream,read-web-stream"
 ).split(",");
 const results = Object.fromEntries(modes.map((m) => [m, []]));
 try {
@@ -179,7 +192,8 @@ const perRound = (mode, reference, measure = throughput) =>
 // stays within the memory bound (README, "Memory bound"): 2 x chunk + 100 MiB of process RSS.
 const BAR = { throughput: 0.95, cpu: 1.2 };
 function verdict(mode) {
-  if (REFERENCES.has(mode)) return "—";
+  if (REFERENCES.has(mode.split("@")[0])) return "—";
+  if (DIAGNOSTICS.has(mode.split("@")[0])) return "— (no file read: see below)";
   if (smoke) return "not judged (smoke)";
   const misses = [];
   if (mode.split("@")[0].endsWith("-fetch")) {
@@ -235,6 +249,15 @@ const viewsShare = ["iterable", "stream"]
     return `In this run \`${views}\` (the stream's own buffers kept as they are, no copy) cost ${fmt(perRound(views, mode, cpuPerGiB), 2)} x the CPU per GiB of \`${mode}\` (copied into reused slabs), at ${fmt(perRound(views, mode), 2)} x its throughput, with ${gcs(views)} full GCs per GiB against ${gcs(mode)}.`;
   });
 const viewsLines = viewsShare.length > 0 ? [...viewsShare, ``] : [];
+// What the uploader's sending costs when reading costs nothing (both `-memory` rows send one MiB
+// already in memory again and again), against what a stream source costs it over the ceiling.
+const memoryLines =
+  results["iterable-memory"] && results["ceiling-memory"] && results.iterable && results.ceiling
+    ? [
+        `In this run, with reading taken out (the file's first MiB sent again and again), the uploader (\`iterable-memory\`) cost ${fmt(extra("iterable-memory", "ceiling-memory"), 2)} s of CPU per GiB more than a bare \`node:http\` PUT of the same bytes (\`ceiling-memory\`), ${fmt(perRound("iterable-memory", "ceiling-memory", cpuPerGiB), 2)} x its CPU, against ${fmt(extra("iterable", "ceiling"), 2)} s per GiB more for \`iterable\` over \`ceiling\`: what keeping each chunk for a retry costs (the copy into reused slabs, and sending from slabs the cache no longer holds), beside a request per chunk.`,
+        ``,
+      ]
+    : [];
 const load = loadavg()[0];
 const table = [
   `# upload-chunker benchmark`,
@@ -263,6 +286,7 @@ const table = [
       ]
     : []),
   ...viewsLines,
+  ...memoryLines,
   ...NOTES,
   `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString()}.`,
   `- Command: \`pnpm bench\` at the root (builds first), or \`pnpm --filter @promo-review/upload-chunker bench\` after \`pnpm exec turbo build\`, e.g. \`BENCH_SIZE=268435456 BENCH_RUNS=9\` for smaller uploads and more rounds.`,
