@@ -43,8 +43,8 @@ function startClock() {
   return clockStarted;
 }
 
-// V8's garbage collections once the clock runs: a full mark-compact (major) is what keeping buffers
-// alive longer than a scavenge costs, and explains most of a source's CPU beyond its copies.
+// V8's garbage collections once the clock runs: a full mark-compact (major) is what buffers kept
+// alive longer than a scavenge provoke (a stream's fresh pieces, kept views); the table counts them.
 const gc = { major: 0, minor: 0, majorMs: 0 };
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
@@ -171,9 +171,8 @@ async function chunker(mode) {
   const highWaterMark = Number(process.env.HWM ?? MiB);
   const source =
     kind === "iterable-memory"
-      ? repeated(await firstMiB()) // the same buffer again and again: a source that costs nothing to read
-      : // (read before the clock starts, below)
-        kind === "stream"
+      ? repeated(await firstMiB()) // one buffer again and again, read before the clock: free to read
+      : kind === "stream"
         ? Readable.toWeb(createReadStream(path, { highWaterMark }))
         : kind === "iterable"
           ? createReadStream(path, { highWaterMark }) // a Node Readable is an AsyncIterable of Buffers
