@@ -45,8 +45,8 @@ afterEach(async () => {
 });
 
 /** A fresh recorder per test (metrics are cumulative) and a client reporting to it. */
-async function traced_client(options: Partial<HttpClientOptions> = {}) {
-  const otel = recordingTelemetry();
+/** A client on a fresh test service with both providers of `otel` (an option given as undefined drops one). */
+async function traced_client(options: Partial<HttpClientOptions> = {}, otel = recordingTelemetry()) {
   recorders.push(otel);
   const service = await start();
   const client = createHttpClient({
@@ -362,16 +362,11 @@ describe("`traceparent` only when asked, only with a tracer, only to the configu
   });
 
   it("a span sampled out still propagates, flagged not sampled, and nothing is recorded", async () => {
-    const otel = recordingTelemetry({ sampledOut: true });
-    recorders.push(otel);
-    const service = await start();
+    const { otel, service, client } = await traced_client(
+      { propagateTraceContext: true },
+      recordingTelemetry({ sampledOut: true }),
+    );
     service.on(/GET/, json(200, {}));
-    const client = createHttpClient({
-      baseUrl: service.url,
-      ...credentials,
-      tracerProvider: otel.tracerProvider,
-      propagateTraceContext: true,
-    });
     await client.request("/v1/channels");
     expect(otel.spans()).toEqual([]);
     expect(service.requests[0]?.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
@@ -393,16 +388,11 @@ describe("`traceparent` only when asked, only with a tracer, only to the configu
   });
 
   it("asked for, with only a meter provider: nothing to propagate, nothing sent", async () => {
-    const otel = recordingTelemetry();
-    recorders.push(otel);
-    const service = await start();
-    service.on(/GET/, json(200, {}));
-    const client = createHttpClient({
-      baseUrl: service.url,
-      ...credentials,
-      meterProvider: otel.meterProvider,
+    const { service, client } = await traced_client({
+      tracerProvider: undefined,
       propagateTraceContext: true,
     });
+    service.on(/GET/, json(200, {}));
     await client.request("/v1/channels");
     expect(service.requests[0]?.headers.traceparent).toBeUndefined();
   });

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { type Simulator, sampleTextPromotion, startSimulator } from "@promo-review/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readingOf, withSelectedProfile } from "../../../testing/simulator.ts";
+import { simCall as callSim } from "../test/support/sim.js";
 import {
   createWebhookVerifier,
   type EvaluationCompletedEvent,
@@ -35,22 +36,8 @@ afterEach(async () => {
 });
 afterAll(() => sim.close());
 
-async function simCall(
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${sim.baseUrl}${path}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${sim.apiKey}`,
-      "X-External-User-ID": sim.externalUserId,
-      "Content-Type": "application/json",
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+/** A call to this file's simulator (test/support/sim.ts). */
+const simCall = (method: string, path: string, body?: unknown) => callSim(sim, method, path, body);
 
 /** A receiver on 127.0.0.1 using the Node adapter, registered with the simulator over its control API. */
 async function receiver(fn: WebhookHandlerFn, webhookSecret: string | string[] = NEW): Promise<void> {

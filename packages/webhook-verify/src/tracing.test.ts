@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { insideActiveSpan, recordingTelemetry } from "../../../testing/otel.ts";
 import { withSelectedProfile } from "../../../testing/simulator.ts";
 import { ENTRIES, NOW_MS, NOW_S, SECRET, sampleEvent } from "../test/support/fixtures.js";
+import { simCall as callSim } from "../test/support/sim.js";
 import { createWebhookVerifier, verifyWebhook, type WebhookVerifierOptions } from "./index.node.js";
 import { VERSION } from "./tracing.js";
 
@@ -247,17 +248,9 @@ describe("a delivery from the simulator, over real HTTP, to the Node handler", (
   afterAll(() => sim.close());
 
   async function simCall(method: string, path: string, json?: unknown): Promise<Record<string, unknown>> {
-    const response = await fetch(`${sim.baseUrl}${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${sim.apiKey}`,
-        "X-External-User-ID": sim.externalUserId,
-        "Content-Type": "application/json",
-      },
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-    });
-    expect(response.ok).toBe(true);
-    return (await response.json()) as Record<string, unknown>;
+    const { status, body } = await callSim(sim, method, path, json);
+    expect(status >= 200 && status < 300).toBe(true);
+    return body;
   }
 
   it("is one webhooks.verify span, accepted with the simulator's webhook-id, under the server's span", async () => {
