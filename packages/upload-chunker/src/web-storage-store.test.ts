@@ -317,6 +317,10 @@ describe("two uploads of the same file at once (two tabs) send its bytes once, t
     const bytes = patterned(5 * CHUNK, 23);
     const first = tab().start(new Blob([bytes as BlobPart]), upload);
     first.on("chunk", (c) => c.receivedBytes >= 2 * CHUNK && first.abort());
+    // The second tab opens the file only once the first holds the lock (its first chunk is in):
+    // which of two tabs that start together fingerprints first, and so locks first, is not promised.
+    await new Promise<void>((holding) => first.once("chunk", () => holding()));
+    expect(locks.held.size).toBe(1);
     const second = tab().upload(new Blob([bytes as BlobPart]), upload);
     await first.done.catch(() => {});
     const result = await second;
