@@ -167,7 +167,7 @@ describe.each(packages.map((p) => [p.manifest.name, p] as const))("%s", (name, p
     expect(functionsMapped).toBeGreaterThan(0);
   });
 
-  it("declares only the dependencies DESIGN.md gives it", () => {
+  it("declares only the dependencies its package may have", () => {
     const allowed = ALLOWED_DEPENDENCIES[name];
     const declared = [
       ...Object.keys(pkg.manifest.dependencies ?? {}),

@@ -14,7 +14,7 @@
 export type FileFormat = "text" | "video" | "audio" | "image" | "pdf" | "document";
 
 // The spec's fileFormat enum ("Promotion creation request") and upload size limits ("Limits"), copied
-// here and not imported from the client packages: the simulator is written from the spec, not from them (DESIGN.md's package map), so a client that misreads the spec is caught, not copied.
+// here and not imported from the client packages: the simulator is written from the spec, not from them (ARCHITECTURE.md, "Rules behind the larger choices"), so a client that misreads the spec is caught, not copied.
 /** Every value of the `fileFormat` enum. */
 export const FILE_FORMATS: readonly FileFormat[] = ["text", "video", "audio", "image", "pdf", "document"];
 

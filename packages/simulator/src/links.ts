@@ -20,7 +20,7 @@ export interface DesignFrame {
   height: number;
 }
 
-// The spec's "Limits" row "design frame size", copied here and not imported from the client packages: the simulator is written from the spec, not from them (DESIGN.md's package map), so a client that misreads the spec is caught, not copied.
+// The spec's "Limits" row "design frame size", copied here and not imported from the client packages: the simulator is written from the spec, not from them (ARCHITECTURE.md, "Rules behind the larger choices"), so a client that misreads the spec is caught, not copied.
 /** Largest frame that can be imported (about 6 megapixels). */
 export const MAX_FRAME_PIXELS = 6_000_000;
 

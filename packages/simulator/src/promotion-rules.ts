@@ -8,7 +8,7 @@ import { isObject, type Problems } from "./problems.js";
 import { isUuid } from "./random.js";
 import type { ReferenceData } from "./reference.js";
 
-// The spec's "Limits" table, copied here and not imported from the client packages: the simulator is written from the spec, not from them (DESIGN.md's package map), so a client that misreads the spec is caught, not copied.
+// The spec's "Limits" table, copied here and not imported from the client packages: the simulator is written from the spec, not from them (ARCHITECTURE.md, "Rules behind the larger choices"), so a client that misreads the spec is caught, not copied.
 /** Maximum length of `details` (promotion, each variation, new version). */
 export const MAX_DETAILS = 1500;
 /** Variation count bounds. */
@@ -138,7 +138,7 @@ function checkDetails(problems: Problems, value: unknown, field: string): void {
 }
 
 // The spec's date and date-time fields ("Promotion creation request": deadline, nextReviewDate), checked
-// here and not imported from the client packages: the simulator is written from the spec, not from them (DESIGN.md's package map), so a client that misreads the spec is caught, not copied.
+// here and not imported from the client packages: the simulator is written from the spec, not from them (ARCHITECTURE.md, "Rules behind the larger choices"), so a client that misreads the spec is caught, not copied.
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -46,7 +46,7 @@ export function createRandom(seed: number): Random {
 }
 
 // "Record identifiers are UUID strings" (the spec's opening and "Resources and their fields"), checked
-// here and not imported from the client packages: the simulator is written from the spec, not from them (DESIGN.md's package map), so a client that misreads the spec is caught, not copied.
+// here and not imported from the client packages: the simulator is written from the spec, not from them (ARCHITECTURE.md, "Rules behind the larger choices"), so a client that misreads the spec is caught, not copied.
 /** Matches a UUID in its canonical textual form (any version), case-insensitively. */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -152,8 +152,9 @@ export const CJS_EXPORT: Record<string, string> = {
 };
 
 /**
- * The dependencies each package may declare: DESIGN.md's package table, plus `http`, the shared
- * plumbing DESIGN.md allows for packages that talk HTTP. A dependency outside this list fails the test.
+ * The dependencies each package may declare ("Dependencies per package" in docs/CONTRIBUTING.md),
+ * plus `http`, the one request pipeline, for packages that talk HTTP. A dependency outside this list
+ * fails the test.
  */
 export const ALLOWED_DEPENDENCIES: Record<string, string[]> = {
   "@promo-review/errors": [],
