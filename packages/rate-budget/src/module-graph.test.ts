@@ -1,9 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { findCycle } from "../../../testing/import-graph.ts";
 
 // Every relative import or re-export of a source file, type-only ones included: a cycle of types is
-// still a circle a reader has to follow.
+// still a circle a reader has to follow. (Every package's runtime graph is checked once, from its
+// built files, in runtime-proof's import-cycles.test.ts; this package holds its sources to the
+// stricter rule.)
 const IMPORT = /(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\s+from\s+)?["']\.\/([\w.-]+)\.js["']/g;
 
 function sourceGraph(dir: string): Map<string, string[]> {
@@ -16,27 +19,6 @@ function sourceGraph(dir: string): Map<string, string[]> {
       return [file.replace(/\.ts$/, ""), [...text.matchAll(IMPORT)].map((m) => m[1]!)];
     }),
   );
-}
-
-/** The first import cycle found by depth-first search, as a path of module names; `undefined` if none. */
-function findCycle(graph: Map<string, string[]>): string[] | undefined {
-  const state = new Map<string, "open" | "done">();
-  const visit = (node: string, path: string[]): string[] | undefined => {
-    if (state.get(node) === "done") return undefined;
-    if (state.get(node) === "open") return [...path.slice(path.indexOf(node)), node];
-    state.set(node, "open");
-    for (const next of graph.get(node) ?? []) {
-      const cycle = visit(next, [...path, node]);
-      if (cycle) return cycle;
-    }
-    state.set(node, "done");
-    return undefined;
-  };
-  for (const node of graph.keys()) {
-    const cycle = visit(node, []);
-    if (cycle) return cycle;
-  }
-  return undefined;
 }
 
 describe("the source modules import each other without a circle", () => {

@@ -3,7 +3,7 @@
  * secret as JSON (so scripts can read them), and stops on SIGINT or SIGTERM.
  */
 import { parseArgs } from "node:util";
-import { type Simulator, startSimulator } from "./index.js";
+import { type Simulator, startSimulator } from "./simulator.js";
 import type { SimulatorOptions } from "./state.js";
 
 const USAGE = `Usage: promo-review-simulator [options]
