@@ -86,8 +86,11 @@ describe("ky hooks against the simulator", () => {
     const { sim, budget, api } = await setup({}, {});
     budget.pauseFor(60_000);
     const controller = new AbortController();
+    // Waits until the request is queued in the budget (not a fixed sleep: ky reaches its hook after
+    // a few turns of its own, which a loaded machine does not bound).
+    const queued = new Promise((resolve) => budget.once("waiting", resolve));
     const pending = api.get("v1/channels", { signal: controller.signal }).catch((e: unknown) => e);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await queued;
     expect(budget.pending).toBe(1);
     controller.abort();
     const error = await pending;

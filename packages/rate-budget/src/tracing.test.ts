@@ -86,7 +86,9 @@ describe("an acquisition that waits for a full window records a promo_review.bud
 
     expect(elapsed).toBeGreaterThan(WINDOW_MS - 20);
     expect(second.waited?.reason).toBe("window");
-    expect(second.waited!.ms).toBeGreaterThan(elapsed - 50);
+    // The wait is within the call, which may also include time after the admission: how long this
+    // process waits for the CPU before the await resumes is not the budget's, so no lower bound from it.
+    expect(second.waited!.ms).toBeGreaterThan(0);
     expect(second.waited!.ms).toBeLessThanOrEqual(elapsed + 1);
     // One span: the acquisition that did not wait recorded none.
     const [wait, ...others] = otel.spansNamed(WAIT);
@@ -244,10 +246,14 @@ describe("a pause that comes while a request waits for its window makes its wait
   it("the ticket and the span say paused, the span's rule stays the full window's", async () => {
     const { budget, otel } = traced();
     (await budget.acquire(GET, { ticket: true })).settle();
-    const waiting = budget.acquire(GET, { ticket: true });
-    await new Promise((resolve) => setTimeout(resolve, 20));
     const answer = new Response(null, { status: 429, headers: { "Retry-After": "1" } });
-    expect(await budget.learn(answer, GET)).toBe(1000);
+    // The 429 is learned as the request starts to wait, in the same turn: after a fixed 20 ms sleep, a
+    // loaded machine could wake this test after the window (250 ms) had already admitted it.
+    const learned = new Promise<number | undefined>((resolve) => {
+      budget.once("waiting", () => resolve(budget.learn(answer, GET)));
+    });
+    const waiting = budget.acquire(GET, { ticket: true });
+    expect(await learned).toBe(1000);
     const ticket = await waiting;
     ticket.settle();
     expect(ticket.waited?.reason).toBe("paused");
