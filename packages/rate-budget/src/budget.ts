@@ -560,9 +560,10 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   }
 
   /**
-   * A ky hook set to merge into ky's `hooks` option: `beforeRequest` waits for the budget (ky's
-   * signal, `context.rateBudget` options) on every attempt; `afterResponse` settles the admission,
-   * learns from a 429 and, in `onThrottled: "retry"` mode, resends. Put it last in `beforeRequest`.
+   * A ky hook set (ky 1 or ky 2) to merge into ky's `hooks` option: every attempt waits for the
+   * budget (ky's signal, `context.rateBudget` options), in `beforeRequest` and, on ky 2, in
+   * `beforeRetry`; `afterResponse` settles the admission, learns from a 429 and, in
+   * `onThrottled: "retry"` mode, resends. Put it last in `beforeRequest`, first in `beforeRetry`.
    */
   kyHooks(): BudgetKyHooks {
     return kyHooksFor(this.#admission);

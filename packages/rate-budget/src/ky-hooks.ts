@@ -6,6 +6,7 @@ import type {
   BudgetTicket,
   KyBudgetContext,
   KyHookOptions,
+  KyHookState,
 } from "./types.js";
 
 function acquireOptionsOf(request: Request, options: KyHookOptions): AcquireOptions {
@@ -14,36 +15,68 @@ function acquireOptionsOf(request: Request, options: KyHookOptions): AcquireOpti
 }
 
 /**
- * ky hooks for a budget (`budget.kyHooks()`): before each attempt, wait for the budget with the
- * request's signal (ky calls `beforeRequest` on every attempt, so a retried request takes budget
- * again, as the server counts it); after each response, settle the admission (it counts from the
- * response on, which covers any latency) and learn from a 429. Put these hooks last in
- * `beforeRequest`: ky skips the hooks after one that returns a `Request`, and a replaced request
- * gets new options, so its admission would count from the decision (plus the margin) only. In
- * `onThrottled: "retry"` mode the 429 is answered by resending (ky's own `retry` can stay 0). ky's
- * `timeout` starts after the hooks, so time spent waiting for the budget does not count against it.
+ * ky 2 calls each hook with one state object, ky 1 with `(request, options[, response])`. A state
+ * has `request` and `options`; a `Request` has neither.
+ */
+function isState(first: Request | KyHookState): first is KyHookState {
+  return "request" in first && "options" in first;
+}
+
+/**
+ * ky hooks for a budget (`budget.kyHooks()`), for ky 1 and ky 2: before each attempt, wait for the
+ * budget with the request's signal, so a retried request takes budget again, as the server counts it
+ * (ky 1 calls `beforeRequest` on every attempt; ky 2 calls it once per call and `beforeRetry` before
+ * each retry, so there the retry hook takes it); after each response, settle the admission (it counts
+ * from the response on, which covers any latency) and learn from a 429. In `onThrottled: "retry"`
+ * mode the 429 is answered by resending (ky's own `retry` can stay 0). ky's `timeout` starts after
+ * the hooks, so time spent waiting for the budget does not count against it.
  */
 export function kyHooksFor(admission: Admission): BudgetKyHooks {
-  // ky hands both hooks of one attempt the same (frozen) options object, but not the same Request
-  // (it clones it for retries), so the attempt's ticket is found by its options.
+  // The attempt's ticket, found again by the hook that settles it. ky 1 hands both hooks of one
+  // attempt the same frozen options object (but not the same Request: it clones it for retries).
+  // ky 2 makes a new options object when a hook replaces the request, but keeps one `context`
+  // object per call (a copy of the one given), so its tickets are keyed by that.
   const tickets = new WeakMap<object, BudgetTicket>();
+  // ky 2's calls (their `context`): only these take budget in `beforeRetry` (ky 1 runs
+  // `beforeRequest` again before a retry, which takes it already).
+  const ky2Calls = new WeakSet<object>();
+  const keyOf = (options: KyHookOptions, ky2: boolean): object =>
+    ky2 && options.context ? options.context : options;
+
+  const admit = async (request: Request, options: KyHookOptions, ky2: boolean) => {
+    const ticket = await admission.admit(request, acquireOptionsOf(request, options));
+    tickets.set(keyOf(options, ky2), ticket);
+  };
+
+  const answered = async (request: Request, options: KyHookOptions, response: Response, ky2: boolean) => {
+    const key = keyOf(options, ky2);
+    tickets.get(key)?.settle();
+    tickets.delete(key);
+    if (response.status !== 429) return undefined;
+    // ky hands hooks a clone of the response, so its body may be read here.
+    const pauseMs = await admission.learnFrom(response, request);
+    if (pauseMs === undefined || !admission.resend) return undefined;
+    const fetchFn = options.fetch ?? ((r: Request) => fetch(r));
+    return resendWhileThrottled(admission, request, fetchFn, acquireOptionsOf(request, options), pauseMs);
+  };
+
   return {
     beforeRequest: [
-      async (request, options) => {
-        const ticket = await admission.admit(request, acquireOptionsOf(request, options));
-        tickets.set(options, ticket);
+      async (first, options) => {
+        if (!isState(first)) return admit(first, options ?? {}, false);
+        if (first.options.context) ky2Calls.add(first.options.context);
+        return admit(first.request, first.options, true);
+      },
+    ],
+    beforeRetry: [
+      async ({ request, options }) => {
+        if (options.context && ky2Calls.has(options.context)) await admit(request, options, true);
       },
     ],
     afterResponse: [
-      async (request, options, response) => {
-        tickets.get(options)?.settle();
-        tickets.delete(options);
-        if (response.status !== 429) return undefined;
-        // ky hands hooks a clone of the response, so its body may be read here.
-        const pauseMs = await admission.learnFrom(response, request);
-        if (pauseMs === undefined || !admission.resend) return undefined;
-        const fetchFn = options.fetch ?? ((r: Request) => fetch(r));
-        return resendWhileThrottled(admission, request, fetchFn, acquireOptionsOf(request, options), pauseMs);
+      async (first, options, response) => {
+        if (!isState(first)) return answered(first, options ?? {}, response!, false);
+        return answered(first.request, first.options, first.response!, true);
       },
     ],
   };

@@ -1,6 +1,7 @@
 import { AbortError } from "@promo-review/errors";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
-import ky, { HTTPError } from "ky";
+import ky2, { HTTPError as HTTPError2 } from "ky";
+import ky1, { HTTPError as HTTPError1 } from "ky1";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRateBudget } from "./budget.js";
 import { budgetedFetch } from "./fetch.js";
@@ -12,12 +13,34 @@ afterEach(async () => {
   sim = undefined;
 });
 
-async function setup(simOptions: Parameters<typeof startSimulator>[0], budget: Partial<RateBudgetOptions>) {
+/** The ky majors kyHooks serves, each made the way `@promo-review/http`'s own users make one. */
+const KY_MAJORS = [
+  {
+    major: "ky 1",
+    HTTPError: HTTPError1,
+    create: (prefixUrl: string, options: Parameters<typeof ky1.create>[0] = {}) =>
+      ky1.create({ prefixUrl, ...options }),
+  },
+  {
+    major: "ky 2",
+    HTTPError: HTTPError2,
+    create: (prefix: string, options: Parameters<typeof ky2.create>[0] = {}) =>
+      ky2.create({ prefix, ...options }),
+  },
+] as const;
+type KyMajor = (typeof KY_MAJORS)[number];
+
+async function setup(
+  simOptions: Parameters<typeof startSimulator>[0],
+  budget: Partial<RateBudgetOptions>,
+  kyMajor: KyMajor = KY_MAJORS[1],
+  kyRetry: { limit: number; statusCodes: number[]; delay: () => number } | 0 = 0,
+) {
   sim = await startSimulator(simOptions);
   const rateBudget = createRateBudget({ baseUrl: sim.baseUrl, safetyMarginMs: 20, ...budget });
   const headers = { Authorization: `Bearer ${sim.apiKey}`, "X-External-User-ID": sim.externalUserId };
-  // As @promo-review/http uses it: ky with retry 0, the budget's hooks merged into `hooks`.
-  const api = ky.create({ prefixUrl: sim.baseUrl, retry: 0, headers, hooks: rateBudget.kyHooks() });
+  // ky (retry 0 unless a test retries), the budget's hooks merged into `hooks`.
+  const api = kyMajor.create(sim.baseUrl, { retry: kyRetry, headers, hooks: rateBudget.kyHooks() });
   return { sim, budget: rateBudget, api, headers };
 }
 
@@ -27,15 +50,16 @@ const arrivals = (s: Simulator, path: string) =>
     .filter((r) => r.path === path)
     .map((r) => ({ status: r.status, at: Date.parse(r.time), fault: r.fault !== undefined }));
 
-describe("ky hooks against the simulator", () => {
+describe.each(KY_MAJORS)("$major hooks against the simulator", (kyMajor) => {
+  const { HTTPError } = kyMajor;
   it("a forced 429 pauses the whole budget: no waiting request reaches the server before Retry-After", async () => {
-    const { sim, budget, api } = await setup({}, {});
+    const { sim, budget, api } = await setup({}, {}, kyMajor);
     sim.control.addFault({ route: "GET /v1/channels", kind: "rate-limit", retryAfterSeconds: 1, count: 1 });
     const throttled: number[] = [];
     budget.on("throttled", (e) => throttled.push(e.pauseMs));
     const first = await api.get("v1/channels").catch((e: unknown) => e);
     expect(first).toBeInstanceOf(HTTPError);
-    expect((first as HTTPError).response.status).toBe(429);
+    expect((first as InstanceType<typeof HTTPError>).response.status).toBe(429);
     expect(throttled).toEqual([1000]);
     // Everything sent after the 429 waits for the pause, whichever route.
     const [channels, jurisdictions, more] = await Promise.all([
@@ -61,6 +85,7 @@ describe("ky hooks against the simulator", () => {
         budgets: [{ name: "shared", limit: 8, windowMs: 1000, match: { pathPrefix: "/v1/" } }],
         onThrottled: "retry",
       },
+      kyMajor,
     );
     const pauses: number[] = [];
     budget.on("throttled", (e) => pauses.push(e.pauseMs));
@@ -75,15 +100,15 @@ describe("ky hooks against the simulator", () => {
   });
 
   it("onThrottled retry gives up after maxThrottleRetries and hands the last 429 to ky", async () => {
-    const { sim, api } = await setup({}, { onThrottled: "retry", maxThrottleRetries: 1 });
+    const { sim, api } = await setup({}, { onThrottled: "retry", maxThrottleRetries: 1 }, kyMajor);
     sim.control.addFault({ route: "GET /v1/channels", kind: "rate-limit", retryAfterSeconds: 0, count: 2 });
     const error = await api.get("v1/channels").catch((e: unknown) => e);
-    expect((error as HTTPError).response.status).toBe(429);
+    expect((error as InstanceType<typeof HTTPError>).response.status).toBe(429);
     expect(arrivals(sim, "/v1/channels")).toHaveLength(2);
   });
 
   it("passes the request's signal: an abort while waiting rejects with AbortError and sends nothing", async () => {
-    const { sim, budget, api } = await setup({}, {});
+    const { sim, budget, api } = await setup({}, {}, kyMajor);
     budget.pauseFor(60_000);
     const controller = new AbortController();
     // Waits until the request is queued in the budget (not a fixed sleep: ky reaches its hook after
@@ -100,7 +125,7 @@ describe("ky hooks against the simulator", () => {
   });
 
   it("reads priority and deadline from ky's context option", async () => {
-    const { budget, api } = await setup({}, {});
+    const { budget, api } = await setup({}, {}, kyMajor);
     budget.pauseFor(60_000);
     const error = await api
       .get("v1/channels", { context: { rateBudget: { maxWaitMs: 100 } } })
@@ -108,11 +133,40 @@ describe("ky hooks against the simulator", () => {
     expect(error).toMatchObject({ code: "BUDGET_DEADLINE" });
   });
 
+  describe("every attempt of ky's own retry takes budget (ky 2: in beforeRetry)", () => {
+    const retry503 = { limit: 2, statusCodes: [503], delay: () => 0 };
+    const perMinute = (limit: number) => ({
+      budgets: [{ name: "shared", limit, windowMs: 60_000, match: { pathPrefix: "/v1/" } }],
+    });
+
+    it("a retry past a full window waits for it, and is refused at its deadline", async () => {
+      // One request per minute: the first attempt takes it, so the retry would wait a minute.
+      const { sim, api } = await setup({}, perMinute(1), kyMajor, retry503);
+      sim.control.addFault({ route: "GET /v1/channels", kind: "status", status: 503, count: 1 });
+      const error = await api
+        .get("v1/channels", { context: { rateBudget: { maxWaitMs: 200 } } })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "BUDGET_DEADLINE" });
+      // The retry never reached the service: only the first attempt did.
+      expect(arrivals(sim, "/v1/channels").map((r) => r.status)).toEqual([503]);
+    });
+
+    it("two attempts spend two admissions", async () => {
+      const { sim, budget, api } = await setup({}, perMinute(2), kyMajor, retry503);
+      sim.control.addFault({ route: "GET /v1/channels", kind: "status", status: 503, count: 1 });
+      expect((await api.get("v1/channels")).status).toBe(200);
+      expect(arrivals(sim, "/v1/channels").map((r) => r.status)).toEqual([503, 200]);
+      // Both admissions of the window are spent: a third request would wait for the window.
+      await expect(
+        budget.acquire({ url: `${sim.baseUrl}/v1/channels` }, { maxWaitMs: 100 }),
+      ).rejects.toMatchObject({ code: "BUDGET_DEADLINE" });
+    });
+  });
+
   it("a chunk PUT to the file service passes straight through, even while paused", async () => {
-    const { sim, budget } = await setup({}, {});
+    const { sim, budget } = await setup({}, {}, kyMajor);
     budget.pauseFor(60_000);
-    const files = ky.create({
-      prefixUrl: sim.filesUrl,
+    const files = kyMajor.create(sim.filesUrl, {
       retry: 0,
       hooks: budget.kyHooks(),
       throwHttpErrors: false,

@@ -136,7 +136,7 @@ describe("standalone users get the same spans through the budget: the ky hooks",
   it("the second ky request of a full window waits, under the caller's span", async () => {
     const { budget, otel } = traced({ baseUrl: sim().baseUrl });
     const api = ky.create({
-      prefixUrl: sim().baseUrl,
+      prefix: sim().baseUrl,
       retry: 0,
       headers: { Authorization: `Bearer ${sim().apiKey}`, "X-External-User-ID": sim().externalUserId },
       hooks: budget.kyHooks(),

@@ -120,32 +120,56 @@ export type FetchLike = (input: Request) => Promise<Response>;
 
 /**
  * What the hooks read of ky's normalised options. Typed structurally so that this package does not
- * depend on ky; ky 1.14's `NormalizedOptions` satisfies it.
+ * depend on ky; ky 1.14's and ky 2.1's `NormalizedOptions` satisfy it.
  */
 export interface KyHookOptions {
   /** ky's signal for the request (the caller's signal combined with ky's own). */
-  signal?: AbortSignal | null;
+  signal?: AbortSignal | null | undefined;
   /** ky's `context` option; `context.rateBudget` may carry {@link KyBudgetContext}. */
-  context?: Record<string, unknown>;
-  /** The fetch ky uses; resends in `"retry"` mode go through it too. */
-  fetch?: FetchLike;
+  context?: Record<string, unknown> | undefined;
+  /**
+   * The fetch ky uses (ky 1 hands it to hooks; ky 2 does not, and a resend there goes through the
+   * global `fetch`); resends in `"retry"` mode go through it.
+   */
+  fetch?: FetchLike | undefined;
+}
+
+/** The one argument ky 2 calls its hooks with (the parts the budget's hooks read). */
+export interface KyHookState {
+  /** The request of this attempt. */
+  request: Request;
+  /** ky's normalised options. */
+  options: KyHookOptions;
+  /** The answer (`afterResponse` only; a clone, so its body may be read). */
+  response?: Response | undefined;
 }
 
 /** Per-request budget options passed through ky's `context` option as `context.rateBudget`. */
 export type KyBudgetContext = Omit<AcquireOptions, "signal">;
 
-/** A ky `beforeRequest` hook. */
-export type BudgetBeforeRequestHook = (request: Request, options: KyHookOptions) => Promise<void>;
-/** A ky `afterResponse` hook. */
+/**
+ * A ky `beforeRequest` hook: ky 1 calls it as `(request, options)`, ky 2 as `(state)`.
+ */
+export type BudgetBeforeRequestHook = (
+  requestOrState: Request | KyHookState,
+  options?: KyHookOptions,
+) => Promise<void>;
+/** A ky `beforeRetry` hook (ky 1 and ky 2 both call it with one state object). */
+export type BudgetBeforeRetryHook = (state: KyHookState) => Promise<void>;
+/**
+ * A ky `afterResponse` hook: ky 1 calls it as `(request, options, response)`, ky 2 as `(state)`.
+ */
 export type BudgetAfterResponseHook = (
-  request: Request,
-  options: KyHookOptions,
-  response: Response,
+  requestOrState: Request | KyHookState,
+  options?: KyHookOptions,
+  response?: Response,
 ) => Promise<Response | undefined>;
 
-/** The hook set to merge into ky's `hooks` option. */
+/** The hook set to merge into ky's `hooks` option (ky 1 or ky 2). */
 export interface BudgetKyHooks {
   beforeRequest: BudgetBeforeRequestHook[];
+  /** Takes budget before each of ky 2's retries (ky 1 takes it in `beforeRequest`). */
+  beforeRetry: BudgetBeforeRetryHook[];
   afterResponse: BudgetAfterResponseHook[];
 }
 
