@@ -40,18 +40,26 @@ export function kyHooksFor(admission: Admission): BudgetKyHooks {
   // ky 2's calls (their `context`): only these take budget in `beforeRetry` (ky 1 runs
   // `beforeRequest` again before a retry, which takes it already).
   const ky2Calls = new WeakSet<object>();
+  // In "retry" mode, a copy of each ky 2 attempt's request with a body, taken before ky sends it:
+  // ky 2 keeps an unsent copy only when its own `retry` is on, and hands `afterResponse` the request
+  // it sent otherwise, whose body is spent, so a 429 could not be resent. (ky 1 keeps one always.)
+  const unsent = new WeakMap<object, Request>();
   const keyOf = (options: KyHookOptions, ky2: boolean): object =>
     ky2 && options.context ? options.context : options;
 
   const admit = async (request: Request, options: KyHookOptions, ky2: boolean) => {
     const ticket = await admission.admit(request, acquireOptionsOf(request, options));
-    tickets.set(keyOf(options, ky2), ticket);
+    const key = keyOf(options, ky2);
+    tickets.set(key, ticket);
+    if (ky2 && admission.resend && request.body !== null) unsent.set(key, request.clone());
   };
 
-  const answered = async (request: Request, options: KyHookOptions, response: Response, ky2: boolean) => {
+  const answered = async (sent: Request, options: KyHookOptions, response: Response, ky2: boolean) => {
     const key = keyOf(options, ky2);
     tickets.get(key)?.settle();
     tickets.delete(key);
+    const request = sent.bodyUsed ? (unsent.get(key) ?? sent) : sent;
+    unsent.delete(key);
     if (response.status !== 429) return undefined;
     // ky hands hooks a clone of the response, so its body may be read here.
     const pauseMs = await admission.learnFrom(response, request);

@@ -99,6 +99,14 @@ describe.each(KY_MAJORS)("$major hooks against the simulator", (kyMajor) => {
     expect(pauses.every((ms) => ms === 1000)).toBe(true);
   });
 
+  it("onThrottled retry resends a POST's 429 with its body, with ky's own retry off", async () => {
+    const { sim, api } = await setup({}, { onThrottled: "retry" }, kyMajor);
+    sim.control.addFault({ route: "POST /v1/links", kind: "rate-limit", retryAfterSeconds: 0, count: 1 });
+    const link = await api.post("v1/links", { json: { url: "https://example.com/promo" } });
+    expect(link.status).toBe(201);
+    expect(arrivals(sim, "/v1/links").map((r) => r.status)).toEqual([429, 201]);
+  });
+
   it("onThrottled retry gives up after maxThrottleRetries and hands the last 429 to ky", async () => {
     const { sim, api } = await setup({}, { onThrottled: "retry", maxThrottleRetries: 1 }, kyMajor);
     sim.control.addFault({ route: "GET /v1/channels", kind: "rate-limit", retryAfterSeconds: 0, count: 2 });
