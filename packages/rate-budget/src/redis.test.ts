@@ -204,13 +204,30 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
   });
 
   describe("a decision past its deadline leaves nothing behind in Redis", () => {
-    /** `connect()`'s client, each command sent `ms` late (in order), as an offline queue would. */
-    function late(client: Redis, ms: number): RedisScriptClient {
-      const after = <T>(send: () => Promise<T>): Promise<T> =>
-        new Promise<T>((resolve, reject) => setTimeout(() => send().then(resolve, reject), ms));
+    /**
+     * `connect()`'s client, each command sent `ms` late (in order), as an offline queue would, and
+     * `answered()`, which resolves once every command sent through it has had its answer.
+     */
+    function late(client: Redis, ms: number): { client: RedisScriptClient; answered(): Promise<void> } {
+      const inFlight = new Set<Promise<unknown>>();
+      const after = <T>(send: () => Promise<T>): Promise<T> => {
+        const sent = new Promise<T>((resolve, reject) => setTimeout(() => send().then(resolve, reject), ms));
+        inFlight.add(sent);
+        sent.then(
+          () => inFlight.delete(sent),
+          () => inFlight.delete(sent),
+        );
+        return sent;
+      };
       return {
-        evalsha: (sha, n, ...args) => after(() => client.evalsha(sha, n, ...args)),
-        eval: (script, n, ...args) => after(() => client.eval(script, n, ...args)),
+        client: {
+          evalsha: (sha, n, ...args) => after(() => client.evalsha(sha, n, ...args)),
+          eval: (script, n, ...args) => after(() => client.eval(script, n, ...args)),
+        },
+        async answered() {
+          // An answer may send another command (a late EVAL after NOSCRIPT): wait until none is left.
+          while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+        },
       };
     }
 
@@ -221,10 +238,12 @@ describe.runIf(redisAvailable("rate-budget Redis store"))("Redis store (real red
         const warm = new RedisStore({ client: c, prefix: p });
         await warm.take("other", [SHARED]);
         if (flushed) await c.script("FLUSH");
-        const store = new RedisStore({ client: late(c, 200), prefix: p, timeoutMs: 50 });
+        const slow = late(c, 200);
+        const store = new RedisStore({ client: slow.client, prefix: p, timeoutMs: 50 });
         await expect(store.take("k", [SHARED])).rejects.toMatchObject({ code: "BUDGET_STORE_UNAVAILABLE" });
-        // Long enough for the late take, its undo and any late EVAL to have run.
-        await new Promise((resolve) => setTimeout(resolve, 600));
+        // Once the late take, its undo and any late EVAL have had their answers (a fixed 600 ms sleep
+        // assumed they had by then, which a loaded machine does not promise).
+        await slow.answered();
         expect(await c.zcard(`${p}{k}:w:shared`)).toBe(0);
       });
     }
