@@ -218,7 +218,7 @@ describe("Chunks: in order and contiguous, repeats idempotent, bytes streamed an
     });
     req.on("error", () => {});
     req.write(Buffer.alloc(100));
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => sim().control.upload(body.uploadId).receiving);
     const second = await putChunk(sim(), body.uploadId, "bytes 0-999/1000", Buffer.alloc(1000));
     expect(second.status).toBe(409);
     req.destroy();

@@ -51,6 +51,11 @@ export interface UploadServerView extends UploadView {
   size: number;
   /** SHA-256 (hex) of the bytes stored so far. */
   sha256: string;
+  /**
+   * A chunk is being received now (a second chunk meanwhile is refused with 409). Tests wait on it
+   * rather than on a fixed sleep, which a loaded machine does not bound.
+   */
+  receiving: boolean;
 }
 
 interface UploadRecord {
@@ -217,6 +222,7 @@ export class UploadStore {
       size: r.receivedBytes,
       // copy(): the running hash must keep accepting chunks after this read.
       sha256: r.hash.copy().digest("hex"),
+      receiving: r.busy,
     };
   }
 
