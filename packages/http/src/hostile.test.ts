@@ -367,14 +367,16 @@ describe("server-given waits are bounded", () => {
 describe("a transient upstream failure is retried after 2 to 5 seconds", () => {
   it("UPSTREAM_ERROR on a GET: one retry, its delay inside [2000, 5000] (real wait)", async () => {
     const service = await start();
-    service.on(/.*/, envelope(502, "UPSTREAM_ERROR"));
+    // The service recovers once the first answer was given (decided per request: a switch after a
+    // fixed 100 ms sleep assumed the first request had been answered by then, which load can delay).
+    const failing = envelope(502, "UPSTREAM_ERROR");
+    const recovered = json(200, { channels: [] });
+    service.on(/.*/, (res, request) => (service.requests.length === 1 ? failing : recovered)(res, request));
     const client = createHttpClient({ baseUrl: service.url, ...credentials });
     const delays: number[] = [];
-    const pending = client.request("/v1/channels", { onRetry: ({ delayMs }) => delays.push(delayMs) });
-    // The service recovers once the first answer was given.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    service.on(/.*/, json(200, { channels: [] }));
-    const result = await pending;
+    const result = await client.request("/v1/channels", {
+      onRetry: ({ delayMs }) => delays.push(delayMs),
+    });
     expect(result.attempts).toBe(2);
     expect(delays).toHaveLength(1);
     expect(delays[0]).toBeGreaterThanOrEqual(2000);
