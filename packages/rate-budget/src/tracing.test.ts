@@ -133,31 +133,32 @@ describe("an acquisition that waits for a full window records a promo_review.bud
 describe("standalone users get the same spans through the budget: the ky hooks", () => {
   const sim = useSimulator(startSimulator, {});
 
-  it.each(KY_MAJORS)("$major: the second request of a full window waits, under the caller's span", async ({
-    create,
-  }) => {
-    const { budget, otel } = traced({ baseUrl: sim().baseUrl });
-    const api = create(sim().baseUrl, {
-      retry: 0,
-      headers: { Authorization: `Bearer ${sim().apiKey}`, "X-External-User-ID": sim().externalUserId },
-      hooks: budget.kyHooks(),
-    });
-    const caller = await insideActiveSpan(otel.tracerProvider, "caller", async (span) => {
-      await api.get("v1/channels").json();
-      await api.get("v1/channels").json();
-      return span;
-    });
-    const [wait, ...others] = otel.spansNamed(WAIT);
-    expect(others).toEqual([]);
-    expect(wait!.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
-    expect(wait!.attributes["promo_review.budget.wait_reason"]).toBe("window");
-    expect(wait!.attributes["promo_review.budget.wait_ms"]).toBeGreaterThan(100);
-    expect(
-      sim()
-        .control.requests()
-        .filter((r) => r.status === 429),
-    ).toEqual([]);
-  });
+  it.each(KY_MAJORS)(
+    "$major: the second request of a full window waits, under the caller's span",
+    async ({ create }) => {
+      const { budget, otel } = traced({ baseUrl: sim().baseUrl });
+      const api = create(sim().baseUrl, {
+        retry: 0,
+        headers: { Authorization: `Bearer ${sim().apiKey}`, "X-External-User-ID": sim().externalUserId },
+        hooks: budget.kyHooks(),
+      });
+      const caller = await insideActiveSpan(otel.tracerProvider, "caller", async (span) => {
+        await api.get("v1/channels").json();
+        await api.get("v1/channels").json();
+        return span;
+      });
+      const [wait, ...others] = otel.spansNamed(WAIT);
+      expect(others).toEqual([]);
+      expect(wait!.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
+      expect(wait!.attributes["promo_review.budget.wait_reason"]).toBe("window");
+      expect(wait!.attributes["promo_review.budget.wait_ms"]).toBeGreaterThan(100);
+      expect(
+        sim()
+          .control.requests()
+          .filter((r) => r.status === 429),
+      ).toEqual([]);
+    },
+  );
 });
 
 describe("a 429 learned pauses the key: the next wait is a pause's, and the pause is counted", () => {
