@@ -11,7 +11,7 @@ import { startSimulator } from "@promo-review/simulator";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { insideActiveSpan, recordingTelemetry } from "../../../testing/otel.ts";
 import { useSimulator } from "../../../testing/simulator.ts";
-import { chunkerWaiter, clientFor, requestsTo, simTextBody, startUpload } from "../test/support/sim.js";
+import { chunkerWaiter, clientFor, simTextBody, startUpload } from "../test/support/sim.js";
 import type { PromotionsClientOptions } from "./promotions.js";
 
 const sim = useSimulator(startSimulator, {
@@ -207,11 +207,12 @@ describe("a 429 pause: the wait for the budget is under the operation that waite
       retryAfterSeconds: 1,
       count: 1,
     });
+    // Once the 429 is learned (the budget says "throttled"), a second operation waits for the pause
+    // to end. (Polling the service's log for the 429, then sleeping 20 ms, assumed the client had
+    // learned it by then, which a loaded machine does not promise.)
+    const learned = new Promise((resolve) => budget.once("throttled", resolve));
     const first = client.get(promotionId, { correlationId: "00000000-0000-4000-8000-000000000001" });
-    // Once the 429 is answered (and learned), a second operation waits for the pause to end.
-    while (requestsTo(sim(), "GET", `/v1/promotions/${promotionId}`).every((r) => r.status !== 429))
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await learned;
     const second = await client.get(promotionId, { correlationId: "00000000-0000-4000-8000-000000000002" });
     await first;
     const waited = otel

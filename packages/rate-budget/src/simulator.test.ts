@@ -1,8 +1,7 @@
 import { AbortError } from "@promo-review/errors";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
-import ky2, { HTTPError as HTTPError2 } from "ky";
-import ky1, { HTTPError as HTTPError1 } from "ky1";
 import { afterEach, describe, expect, it } from "vitest";
+import { KY_MAJORS, type KyMajor } from "../test/support/ky-majors.js";
 import { createRateBudget } from "./budget.js";
 import { budgetedFetch } from "./fetch.js";
 import type { RateBudgetOptions } from "./types.js";
@@ -12,23 +11,6 @@ afterEach(async () => {
   await sim?.close();
   sim = undefined;
 });
-
-/** The ky majors kyHooks serves, each made the way `@promo-review/http`'s own users make one. */
-const KY_MAJORS = [
-  {
-    major: "ky 1",
-    HTTPError: HTTPError1,
-    create: (prefixUrl: string, options: Parameters<typeof ky1.create>[0] = {}) =>
-      ky1.create({ prefixUrl, ...options }),
-  },
-  {
-    major: "ky 2",
-    HTTPError: HTTPError2,
-    create: (prefix: string, options: Parameters<typeof ky2.create>[0] = {}) =>
-      ky2.create({ prefix, ...options }),
-  },
-] as const;
-type KyMajor = (typeof KY_MAJORS)[number];
 
 async function setup(
   simOptions: Parameters<typeof startSimulator>[0],

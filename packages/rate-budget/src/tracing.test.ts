@@ -3,11 +3,11 @@ import { redactorFor } from "@promo-review/errors/internal";
 import { type TracedSpan, telemetryFrom } from "@promo-review/errors/telemetry";
 import { startSimulator } from "@promo-review/simulator";
 import { Redis } from "ioredis";
-import ky from "ky";
 import { afterEach, describe, expect, it } from "vitest";
 import { insideActiveSpan, type RecordingTelemetry, recordingTelemetry } from "../../../testing/otel.ts";
 import { redisAvailable, useRedis } from "../../../testing/redis-server.ts";
 import { useSimulator } from "../../../testing/simulator.ts";
+import { KY_MAJORS } from "../test/support/ky-majors.js";
 import { createRateBudget, type RateBudget } from "./budget.js";
 import { budgetedFetch } from "./fetch.js";
 import { RedisStore } from "./redis.js";
@@ -133,30 +133,32 @@ describe("an acquisition that waits for a full window records a promo_review.bud
 describe("standalone users get the same spans through the budget: the ky hooks", () => {
   const sim = useSimulator(startSimulator, {});
 
-  it("the second ky request of a full window waits, under the caller's span", async () => {
-    const { budget, otel } = traced({ baseUrl: sim().baseUrl });
-    const api = ky.create({
-      prefix: sim().baseUrl,
-      retry: 0,
-      headers: { Authorization: `Bearer ${sim().apiKey}`, "X-External-User-ID": sim().externalUserId },
-      hooks: budget.kyHooks(),
-    });
-    const caller = await insideActiveSpan(otel.tracerProvider, "caller", async (span) => {
-      await api.get("v1/channels").json();
-      await api.get("v1/channels").json();
-      return span;
-    });
-    const [wait, ...others] = otel.spansNamed(WAIT);
-    expect(others).toEqual([]);
-    expect(wait!.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
-    expect(wait!.attributes["promo_review.budget.wait_reason"]).toBe("window");
-    expect(wait!.attributes["promo_review.budget.wait_ms"]).toBeGreaterThan(100);
-    expect(
-      sim()
-        .control.requests()
-        .filter((r) => r.status === 429),
-    ).toEqual([]);
-  });
+  it.each(KY_MAJORS)(
+    "$major: the second request of a full window waits, under the caller's span",
+    async ({ create }) => {
+      const { budget, otel } = traced({ baseUrl: sim().baseUrl });
+      const api = create(sim().baseUrl, {
+        retry: 0,
+        headers: { Authorization: `Bearer ${sim().apiKey}`, "X-External-User-ID": sim().externalUserId },
+        hooks: budget.kyHooks(),
+      });
+      const caller = await insideActiveSpan(otel.tracerProvider, "caller", async (span) => {
+        await api.get("v1/channels").json();
+        await api.get("v1/channels").json();
+        return span;
+      });
+      const [wait, ...others] = otel.spansNamed(WAIT);
+      expect(others).toEqual([]);
+      expect(wait!.parentSpanContext?.spanId).toBe(caller.spanContext().spanId);
+      expect(wait!.attributes["promo_review.budget.wait_reason"]).toBe("window");
+      expect(wait!.attributes["promo_review.budget.wait_ms"]).toBeGreaterThan(100);
+      expect(
+        sim()
+          .control.requests()
+          .filter((r) => r.status === 429),
+      ).toEqual([]);
+    },
+  );
 });
 
 describe("a 429 learned pauses the key: the next wait is a pause's, and the pause is counted", () => {
