@@ -6,6 +6,7 @@
  * budget runs none of this (one check per acquisition).
  */
 import { redactorFor } from "@promo-review/errors/internal";
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import {
   cleanAttributes,
   errorType,
@@ -49,13 +50,13 @@ export interface BudgetTelemetry {
   waitStarted(
     windows: readonly WindowSpec[],
     wait: Omit<WaitState, "span">,
-    parent: TracedSpan | undefined,
+    parent: ObservedOperation | TracedSpan | undefined,
     retryAfterMs: number | undefined,
   ): TracedSpan | undefined;
   /** The wait ended after `ms`: admitted, or with `error` (aborted, refused, closed). */
   waitEnded(windows: readonly WindowSpec[], wait: WaitState, ms: number, error?: unknown): void;
   /** A resend after a 429 that did not wait: the `promo_review.retry` event goes on the operation. */
-  retried(operation: TracedSpan | undefined, retryAfterMs: number): void;
+  retried(operation: ObservedOperation | TracedSpan | undefined, retryAfterMs: number): void;
   /** A 429 was learned for a request under `windows` (`undefined`: no request was given). */
   paused(windows: readonly WindowSpec[] | undefined): void;
 }
@@ -149,7 +150,8 @@ export function budgetTelemetry(
       const span = telemetry.startSpan(
         WAIT_SPAN,
         { kind: SPAN_KIND.internal, attributes: attributes(wait.rule ?? rule(windows), wait.reason) },
-        parent,
+        // `openTelemetry(...)`'s operation handles are its spans.
+        parent as TracedSpan | undefined,
       );
       if (retryAfterMs !== undefined)
         span?.event("promo_review.retry", { "promo_review.retry_after_ms": retryAfterMs });
@@ -167,7 +169,9 @@ export function budgetTelemetry(
       record(name, wait.reason, ms, error);
     },
     retried(operation, retryAfterMs) {
-      operation?.event("promo_review.retry", { "promo_review.retry_after_ms": retryAfterMs });
+      (operation as TracedSpan | undefined)?.event("promo_review.retry", {
+        "promo_review.retry_after_ms": retryAfterMs,
+      });
     },
     paused(windows) {
       telemetry.add(PAUSES_METRIC, PAUSES_INSTRUMENT, 1, windows ? { [RULE]: rule(windows) } : {});

@@ -2,6 +2,7 @@
  * The rate budget's public types, apart from the logic that implements them, plus the one internal
  * contract (`Admission`) through which the ky hooks and `budgetedFetch` use a budget.
  */
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import type { TelemetryOptions, TracedSpan } from "@promo-review/errors/telemetry";
 import type { Waited } from "./budget-telemetry.js";
 import type { Clock } from "./clock.js";
@@ -70,10 +71,11 @@ export interface AcquireOptions {
   /** Give up (`BUDGET_DEADLINE`) unless admitted within this many ms. */
   maxWaitMs?: number;
   /**
-   * The span of the operation that waits (`@promo-review/http` passes its operation span): a budget
-   * with a `tracerProvider` records its wait span under it. Default: the caller's active span.
+   * The operation that waits (`@promo-review/http` passes its request's `parent`, the handle
+   * `openTelemetry(...)` gave, or an older operation span): a budget with a `tracerProvider` records
+   * its wait span under it. Default: the caller's active span.
    */
-  operation?: TracedSpan | undefined;
+  operation?: ObservedOperation | TracedSpan | undefined;
 }
 
 /** Payloads of the events a budget emits. */
