@@ -137,6 +137,36 @@ export interface AttemptObserver {
   retrying?(retry: { error: PublishedError; delayMs: number; attempt: number }): void;
 }
 
+/** Why an acquisition of the rate budget waited; `none` when it did not. */
+export type BudgetWaitReason = "window" | "paused" | "none";
+
+/** An acquisition of the rate budget ended: every one, whether it waited or not. */
+export interface BudgetAcquisition extends ObservationOrigin {
+  /** The rule that held the request (of those it is under, the tightest): `shared`, `links`. */
+  rule: string;
+  reason: BudgetWaitReason;
+  /** From the call to the admission (or the failure), in ms. */
+  ms: number;
+  /** Why it failed (aborted, refused, closed); absent when admitted. */
+  error?: unknown;
+}
+
+/** An acquisition starts to wait: its rule's window is full, or a 429 paused the key. */
+export interface BudgetWaitStart extends ObservationOrigin {
+  rule: string;
+  reason: Exclude<BudgetWaitReason, "none">;
+  /** The operation waiting (what the pipeline passed as the request's `parent`). */
+  parent?: ObservedOperation | undefined;
+  /** The wait is a resend's after a 429 whose `Retry-After` asked for this many ms. */
+  retryAfterMs?: number | undefined;
+}
+
+/** What an observer follows of one wait for the budget. */
+export interface BudgetWaitObserver {
+  /** The wait ended after `ms`: admitted, or with `error`. A pause that came during it makes `reason` `paused`. */
+  ended?(end: { ms: number; reason: Exclude<BudgetWaitReason, "none">; error?: unknown }): void;
+}
+
 /**
  * What a client's `telemetry` option takes: callbacks for what happens, every one optional. Called
  * synchronously; an observer must not throw (the adapters of this SDK never do).
@@ -148,6 +178,14 @@ export interface Observer {
   operationEnded?(operation: ObservedOperation, end: OperationEnd): void;
   /** A request starts; what follows its attempts. */
   requestStarted?(start: RequestStart): RequestObserver | undefined;
+  /** An acquisition of the rate budget ended (the hot path: called for every request). */
+  budgetAcquired?(acquisition: BudgetAcquisition): void;
+  /** An acquisition starts waiting for the rate budget; what follows the wait. */
+  budgetWaitStarted?(wait: BudgetWaitStart): BudgetWaitObserver | undefined;
+  /** A request is sent again after a 429 (its `Retry-After` of `retryAfterMs`) without waiting. */
+  budgetResent?(resend: { parent?: ObservedOperation | undefined; retryAfterMs: number }): void;
+  /** A 429 paused the budget; `rule` is the request's, when the budget was told which request. */
+  budgetPaused?(pause: ObservationOrigin & { rule?: string | undefined }): void;
 }
 
 /**

@@ -9,7 +9,7 @@ import { recordingTelemetry } from "../../../testing/otel.ts";
 import { RateLimitError, ServerError } from "./index.js";
 import { redactorFor } from "./internal.js";
 import type { ObservedOperation, RequestStart } from "./observe.js";
-import { literalTemplate, openTelemetryObserver } from "./telemetry.js";
+import { budgetCallbacks, literalTemplate, openTelemetryObserver } from "./telemetry.js";
 
 const SECRET = "sk_live_observer_secret_1234";
 const origin = { source: { name: "@promo-review/test", version: "1.0.0" }, redact: redactorFor([SECRET]) };
@@ -21,11 +21,14 @@ afterEach(async () => {
 });
 
 const observer = (propagateTraceContext = false) =>
-  openTelemetryObserver({
-    tracerProvider: recording.tracerProvider,
-    meterProvider: recording.meterProvider,
-    propagateTraceContext,
-  });
+  openTelemetryObserver(
+    {
+      tracerProvider: recording.tracerProvider,
+      meterProvider: recording.meterProvider,
+      propagateTraceContext,
+    },
+    budgetCallbacks,
+  );
 const request = (parent?: ObservedOperation): RequestStart => ({
   ...origin,
   method: "GET",
@@ -152,5 +155,70 @@ describe("a request through the seam: a CLIENT span per request on the wire, und
     expect(literalTemplate("/v1/promotions?page=2")).toBe("/v1/promotions");
     expect(literalTemplate("/v1/promotions/p-1")).toBeUndefined();
     expect(literalTemplate("https://files.example.com/v1/uploads")).toBeUndefined();
+  });
+});
+
+describe("the rate budget through the seam: wait spans, the wait histogram, pauses, resends", () => {
+  it("a window's wait that a pause overtook: its span says paused; every acquisition a point", async () => {
+    const telemetry = observer();
+    const operation = telemetry.operationStarted?.({ ...origin, name: "promotions.create" });
+    telemetry.budgetAcquired?.({ ...origin, rule: "shared", reason: "none", ms: 0 });
+    const wait = telemetry.budgetWaitStarted?.({
+      ...origin,
+      rule: "links",
+      reason: "window",
+      parent: operation,
+      retryAfterMs: 0,
+    });
+    wait?.ended?.({ ms: 250, reason: "paused" });
+    telemetry.budgetAcquired?.({ ...origin, rule: "links", reason: "paused", ms: 250 });
+    telemetry.budgetAcquired?.({
+      ...origin,
+      rule: "links",
+      reason: "window",
+      ms: 9,
+      error: { code: "ABORTED" },
+    });
+    telemetry.budgetResent?.({ parent: operation, retryAfterMs: 1000 });
+    telemetry.budgetPaused?.({ ...origin, rule: "shared" });
+    telemetry.budgetPaused?.(origin);
+    telemetry.operationEnded?.(operation as ObservedOperation, {});
+
+    const [span] = recording.spansNamed("promo_review.budget.wait");
+    const [parent] = recording.spansNamed("promotions.create");
+    expect(span?.parentSpanContext?.spanId).toBe(parent?.spanContext().spanId);
+    expect(span?.attributes).toEqual({
+      "promo_review.budget.rule": "links",
+      "promo_review.budget.wait_reason": "paused",
+      "promo_review.budget.wait_ms": 250,
+    });
+    expect(span?.events.map((event) => event.attributes)).toEqual([{ "promo_review.retry_after_ms": 0 }]);
+    expect(parent?.events.map((event) => event.attributes)).toEqual([
+      { "promo_review.retry_after_ms": 1000 },
+    ]);
+    const metrics = await recording.metrics();
+    expect(metrics.get("promo_review.budget.wait.duration")?.map((point) => point.attributes)).toEqual([
+      { "promo_review.budget.rule": "shared", "promo_review.budget.wait_reason": "none" },
+      { "promo_review.budget.rule": "links", "promo_review.budget.wait_reason": "paused" },
+      {
+        "promo_review.budget.rule": "links",
+        "promo_review.budget.wait_reason": "window",
+        "error.type": "ABORTED",
+      },
+    ]);
+    expect(metrics.get("promo_review.budget.pauses")?.map((point) => point.attributes)).toEqual([
+      { "promo_review.budget.rule": "shared" },
+      {},
+    ]);
+  });
+
+  it("a meter alone: no wait to follow, the points still recorded", async () => {
+    const telemetry = openTelemetryObserver({ meterProvider: recording.meterProvider }, budgetCallbacks);
+    expect(telemetry.budgetWaitStarted?.({ ...origin, rule: "shared", reason: "window" })).toBeUndefined();
+    telemetry.budgetAcquired?.({ ...origin, rule: "shared", reason: "window", ms: 5 });
+    expect((await recording.metrics()).get("promo_review.budget.wait.duration")).toHaveLength(1);
+    const silent = openTelemetryObserver({}, budgetCallbacks);
+    silent.budgetAcquired?.({ ...origin, rule: "shared", reason: "none", ms: 0 });
+    expect(silent.budgetWaitStarted?.({ ...origin, rule: "shared", reason: "window" })).toBeUndefined();
   });
 });

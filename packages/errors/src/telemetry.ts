@@ -21,6 +21,7 @@ import { SPAN_KIND } from "./otel-shape.js";
 import type { Redactor } from "./redact.js";
 import { cleanAttributes, type TracedSpan, tracedSpan } from "./traced-span.js";
 
+export { budgetCallbacks } from "./otel-budget.js";
 export { literalTemplate, spanUrl } from "./otel-request.js";
 export * from "./otel-shape.js";
 export { cleanAttributes, errorType, type TracedSpan, traceparentOf } from "./traced-span.js";
@@ -157,13 +158,27 @@ function detailAttributes(details: Record<string, ObservedValue> | undefined): O
 }
 
 /**
+ * More of an OpenTelemetry observer's callbacks (the rate budget's: `budgetCallbacks`), made on the
+ * observer's `telemetryOf` (one package's telemetry per client) and `spanOf` (an operation handle's
+ * span). Kept apart so that a bundle takes only the parts it names.
+ */
+export type ObserverPart = (
+  telemetryOf: (origin: ObservationOrigin) => Telemetry | undefined,
+  spanOf: (operation: unknown) => TracedSpan | undefined,
+) => Observer;
+
+/**
  * An {@link Observer} reporting to OpenTelemetry: an INTERNAL span per operation (named as the
  * operation, its details as `promo_review.*` attributes, `promo_review.correlation_id` and `error.type`
  * at its end), a CLIENT span and a `http.client.request.duration` point per request on the wire under
  * it, and the retry, budget-wait and 429 events and counters. Each publishing package reports under
- * its own instrumentation scope, and every string through the publishing client's redactor.
+ * its own instrumentation scope, and every string through the publishing client's redactor. `parts`
+ * add the callbacks of other packages (`budgetCallbacks`, the rate budget's).
  */
-export function openTelemetryObserver(options: OpenTelemetryObserverOptions): Observer {
+export function openTelemetryObserver(
+  options: OpenTelemetryObserverOptions,
+  ...parts: ObserverPart[]
+): Observer {
   const propagate = options.propagateTraceContext === true;
   // Per client (its redactor) and package: the tracer and the instruments are asked for once each.
   const clients = new WeakMap<Redactor, Map<string, Telemetry | undefined>>();
@@ -177,8 +192,11 @@ export function openTelemetryObserver(options: OpenTelemetryObserverOptions): Ob
     return bySource.get(source.name);
   };
   // The handles this observer gives are its spans; the packages never look inside.
-  const spanOf = (operation: ObservedOperation | undefined) => operation as unknown as TracedSpan | undefined;
+  const spanOf = (operation: unknown) => operation as TracedSpan | undefined;
+  const more: Observer = {};
+  for (const part of parts) Object.assign(more, part(telemetryOf, spanOf));
   return {
+    ...more,
     operationStarted(start) {
       const span = telemetryOf(start)?.startSpan(
         start.name,

@@ -6,6 +6,7 @@
  */
 import type { Observer } from "@promo-review/errors/observe";
 import {
+  budgetCallbacks,
   type MeterProviderLike,
   type OpenTelemetryObserverOptions,
   openTelemetryObserver,
@@ -38,5 +39,5 @@ export interface OpenTelemetryOptions {
 export function openTelemetry(options: OpenTelemetryOptions = {}): Observer {
   const { tracerProvider, meterProvider, propagateTraceContext } = options;
   const picked: OpenTelemetryObserverOptions = { tracerProvider, meterProvider, propagateTraceContext };
-  return openTelemetryObserver(picked);
+  return openTelemetryObserver(picked, budgetCallbacks);
 }
