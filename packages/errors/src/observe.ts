@@ -167,6 +167,23 @@ export interface BudgetWaitObserver {
   ended?(end: { ms: number; reason: Exclude<BudgetWaitReason, "none">; error?: unknown }): void;
 }
 
+/** How a webhook delivery's verification ended. */
+export interface WebhookOutcome extends ObservationOrigin {
+  /** The delivery's operation (`webhooks.verify`), as the observer started it. */
+  parent?: ObservedOperation | undefined;
+  /**
+   * `accepted`; `duplicate`, a replay of an accepted id (the sender only retried: no error);
+   * `refused`, with its `reason`; `failed`, when no verdict could be reached (the replay store failed).
+   */
+  outcome: "accepted" | "duplicate" | "refused" | "failed";
+  /** The refusal's reason (`signature`, `timestamp`, ...), for `refused`. */
+  reason?: string | undefined;
+  /** The `webhook-id`, when the delivery carried one. */
+  webhookId?: string | undefined;
+  /** The event's type, when the body was parsed. */
+  eventType?: string | undefined;
+}
+
 /**
  * What a client's `telemetry` option takes: callbacks for what happens, every one optional. Called
  * synchronously; an observer must not throw (the adapters of this SDK never do).
@@ -186,6 +203,8 @@ export interface Observer {
   budgetResent?(resend: { parent?: ObservedOperation | undefined; retryAfterMs: number }): void;
   /** A 429 paused the budget; `rule` is the request's, when the budget was told which request. */
   budgetPaused?(pause: ObservationOrigin & { rule?: string | undefined }): void;
+  /** A webhook delivery was verified (before its operation ends): how it went. */
+  webhookVerified?(outcome: WebhookOutcome): void;
 }
 
 /**

@@ -9,7 +9,7 @@ import { recordingTelemetry } from "../../../testing/otel.ts";
 import { RateLimitError, ServerError } from "./index.js";
 import { redactorFor } from "./internal.js";
 import type { ObservedOperation, RequestStart } from "./observe.js";
-import { budgetCallbacks, literalTemplate, openTelemetryObserver } from "./telemetry.js";
+import { budgetCallbacks, literalTemplate, openTelemetryObserver, webhookCallbacks } from "./telemetry.js";
 
 const SECRET = "sk_live_observer_secret_1234";
 const origin = { source: { name: "@promo-review/test", version: "1.0.0" }, redact: redactorFor([SECRET]) };
@@ -220,5 +220,36 @@ describe("the rate budget through the seam: wait spans, the wait histogram, paus
     const silent = openTelemetryObserver({}, budgetCallbacks);
     silent.budgetAcquired?.({ ...origin, rule: "shared", reason: "none", ms: 0 });
     expect(silent.budgetWaitStarted?.({ ...origin, rule: "shared", reason: "window" })).toBeUndefined();
+  });
+});
+
+describe("a webhook delivery through the seam: its outcome on its span, and counted", () => {
+  it("refused: the reason and id on the span, ERROR at its end; counted by outcome and reason", async () => {
+    const telemetry = openTelemetryObserver(
+      { tracerProvider: recording.tracerProvider, meterProvider: recording.meterProvider },
+      webhookCallbacks,
+    );
+    const parent = telemetry.operationStarted?.({ ...origin, name: "webhooks.verify" });
+    telemetry.webhookVerified?.({
+      ...origin,
+      parent,
+      outcome: "refused",
+      reason: "bad_signature",
+      webhookId: `msg_${SECRET}`,
+    });
+    telemetry.operationEnded?.(parent as ObservedOperation, {
+      error: { code: "WEBHOOK_VERIFICATION_FAILED" },
+    });
+    const [span] = recording.spansNamed("webhooks.verify");
+    expect(span?.attributes).toEqual({
+      "promo_review.webhook.outcome": "refused",
+      "promo_review.webhook.reason": "bad_signature",
+      "promo_review.webhook.id": "msg_[REDACTED]",
+      "error.type": "WEBHOOK_VERIFICATION_FAILED",
+    });
+    const points = (await recording.metrics()).get("promo_review.webhook.deliveries");
+    expect(points?.map((point) => point.attributes)).toEqual([
+      { "promo_review.webhook.outcome": "refused", "promo_review.webhook.reason": "bad_signature" },
+    ]);
   });
 });

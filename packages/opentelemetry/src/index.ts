@@ -11,6 +11,7 @@ import {
   type OpenTelemetryObserverOptions,
   openTelemetryObserver,
   type TracerProviderLike,
+  webhookCallbacks,
 } from "@promo-review/errors/telemetry";
 
 export type { MeterProviderLike, TracerProviderLike };
@@ -39,5 +40,5 @@ export interface OpenTelemetryOptions {
 export function openTelemetry(options: OpenTelemetryOptions = {}): Observer {
   const { tracerProvider, meterProvider, propagateTraceContext } = options;
   const picked: OpenTelemetryObserverOptions = { tracerProvider, meterProvider, propagateTraceContext };
-  return openTelemetryObserver(picked, budgetCallbacks);
+  return openTelemetryObserver(picked, budgetCallbacks, webhookCallbacks);
 }
