@@ -5,6 +5,9 @@
  * Shared by every package (each depends on `errors`); no semver promise beyond the option names.
  * @packageDocumentation
  */
+
+import type { ObservationOrigin, ObservedOperation, ObservedValue, Observer } from "./observe.js";
+import { traceRequest } from "./otel-request.js";
 import type {
   OtelAttributes,
   OtelCounter,
@@ -14,11 +17,15 @@ import type {
   OtelTracer,
   TelemetryOptions,
 } from "./otel-shape.js";
+import { SPAN_KIND } from "./otel-shape.js";
 import type { Redactor } from "./redact.js";
 import { cleanAttributes, type TracedSpan, tracedSpan } from "./traced-span.js";
 
+export { budgetCallbacks } from "./otel-budget.js";
+export { literalTemplate, spanUrl } from "./otel-request.js";
 export * from "./otel-shape.js";
-export { cleanAttributes, errorType, type TracedSpan } from "./traced-span.js";
+export { webhookCallbacks } from "./otel-webhook.js";
+export { cleanAttributes, errorType, type TracedSpan, traceparentOf } from "./traced-span.js";
 
 /** One package's instruments on the user's providers. */
 export interface Telemetry {
@@ -128,12 +135,93 @@ export async function traced<T>(
   }
 }
 
+/** What {@link openTelemetryObserver} takes: the providers, and whether to propagate trace context. */
+export interface OpenTelemetryObserverOptions extends TelemetryOptions {
+  /**
+   * Return W3C `traceparent` (the span of the request on the wire) for every request, which the
+   * pipeline sends to the configured origins only, so that the service's traces join the caller's.
+   * Needs a `tracerProvider`. In a browser the service's CORS preflight must allow `traceparent`.
+   * Default false.
+   */
+  propagateTraceContext?: boolean | undefined;
+}
+
+/** `promo_review.` and the detail's key in snake case: `promotionId` is `promo_review.promotion_id`. */
+function detailAttributes(details: Record<string, ObservedValue> | undefined): OtelAttributes {
+  const attributes: OtelAttributes = {};
+  for (const key in details) {
+    const value = details[key];
+    attributes[`promo_review.${key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`] = Array.isArray(value)
+      ? [...(value as readonly string[])]
+      : (value as Exclude<ObservedValue, readonly string[]>);
+  }
+  return attributes;
+}
+
 /**
- * The W3C `traceparent` of `span`, or `undefined` for an invalid span context (all-zero ids).
- * Sent only where the caller asked for it (`propagateTraceContext`) and only to configured origins.
+ * More of an OpenTelemetry observer's callbacks (the rate budget's: `budgetCallbacks`), made on the
+ * observer's `telemetryOf` (one package's telemetry per client) and `spanOf` (an operation handle's
+ * span). Kept apart so that a bundle takes only the parts it names.
  */
-export function traceparentOf(span: TracedSpan): string | undefined {
-  const { traceId, spanId, traceFlags } = span.span.spanContext();
-  if (!/^(?!0+$)[0-9a-f]{32}$/.test(traceId) || !/^(?!0+$)[0-9a-f]{16}$/.test(spanId)) return undefined;
-  return `00-${traceId}-${spanId}-0${traceFlags & 1}`;
+export type ObserverPart = (
+  telemetryOf: (origin: ObservationOrigin) => Telemetry | undefined,
+  spanOf: (operation: unknown) => TracedSpan | undefined,
+) => Observer;
+
+/**
+ * An {@link Observer} reporting to OpenTelemetry: an INTERNAL span per operation (named as the
+ * operation, its details as `promo_review.*` attributes, `promo_review.correlation_id` and `error.type`
+ * at its end), a CLIENT span and a `http.client.request.duration` point per request on the wire under
+ * it, and the retry, budget-wait and 429 events and counters. Each publishing package reports under
+ * its own instrumentation scope, and every string through the publishing client's redactor. `parts`
+ * add the callbacks of other packages (`budgetCallbacks`, the rate budget's; `webhookCallbacks`, the verifier's).
+ */
+export function openTelemetryObserver(
+  options: OpenTelemetryObserverOptions,
+  ...parts: ObserverPart[]
+): Observer {
+  const propagate = options.propagateTraceContext === true;
+  // Per client (its redactor) and package: the tracer and the instruments are asked for once each.
+  const clients = new WeakMap<Redactor, Map<string, Telemetry | undefined>>();
+  const telemetryOf = ({ source, redact }: ObservationOrigin): Telemetry | undefined => {
+    let bySource = clients.get(redact);
+    if (!bySource) {
+      bySource = new Map();
+      clients.set(redact, bySource);
+    }
+    if (!bySource.has(source.name)) bySource.set(source.name, telemetryFrom(options, { ...source, redact }));
+    return bySource.get(source.name);
+  };
+  // The handles this observer gives are its spans; the packages never look inside.
+  const spanOf = (operation: unknown) => operation as TracedSpan | undefined;
+  const more: Observer = {};
+  for (const part of parts) Object.assign(more, part(telemetryOf, spanOf));
+  return {
+    ...more,
+    operationStarted(start) {
+      const span = telemetryOf(start)?.startSpan(
+        start.name,
+        { kind: SPAN_KIND.internal, attributes: detailAttributes(start.details) },
+        spanOf(start.parent),
+      );
+      return span as unknown as ObservedOperation | undefined;
+    },
+    operationEnded(operation, { correlationId, error }) {
+      const span = spanOf(operation);
+      if (correlationId !== undefined) span?.set({ "promo_review.correlation_id": correlationId });
+      span?.end(error);
+    },
+    requestStarted(start) {
+      const telemetry = telemetryOf(start);
+      if (!telemetry) return undefined;
+      const { method, path, urlTemplate } = start;
+      return traceRequest(telemetry, {
+        method,
+        path,
+        urlTemplate,
+        operation: spanOf(start.parent),
+        propagate,
+      });
+    },
+  };
 }

@@ -75,3 +75,13 @@ export function tracedSpan(span: OtelSpan, redact: Redactor): TracedSpan {
     },
   };
 }
+
+/**
+ * The W3C `traceparent` of `span`, or `undefined` for an invalid span context (all-zero ids).
+ * Sent only where the caller asked for it (`propagateTraceContext`) and only to configured origins.
+ */
+export function traceparentOf(span: TracedSpan): string | undefined {
+  const { traceId, spanId, traceFlags } = span.span.spanContext();
+  if (!/^(?!0+$)[0-9a-f]{32}$/.test(traceId) || !/^(?!0+$)[0-9a-f]{16}$/.test(spanId)) return undefined;
+  return `00-${traceId}-${spanId}-0${traceFlags & 1}`;
+}

@@ -5,12 +5,11 @@
  * @packageDocumentation
  */
 import { isPromoReviewError, PromoReviewError } from "@promo-review/errors";
-import { errorFromHttp, errorFromTransport } from "@promo-review/errors/internal";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
+import { errorFromHttp, errorFromTransport, type Redactor } from "@promo-review/errors/internal";
+import type { AttemptObserver, ObservedOperation } from "@promo-review/errors/observe";
 import { readBody } from "./body.js";
 import type { BudgetAdmission, BudgetedRequest, RequestBudget } from "./budget.js";
 import { startableDeadline } from "./deadline.js";
-import type { AttemptObservation } from "./observe.js";
 import type { OriginPolicy } from "./origin.js";
 import { isRedirect, nextHop } from "./redirect.js";
 import type { RequestBody } from "./request-body.js";
@@ -30,6 +29,8 @@ export interface Transport {
   budget: RequestBudget | undefined;
   policy: OriginPolicy;
   secrets: string[];
+  /** The client's redactor: every URL an observer hears of goes through it. */
+  redact: Redactor;
 }
 
 /** What one attempt sends, with its limits already resolved. */
@@ -48,7 +49,7 @@ export interface AttemptRequest {
   /** Statuses besides 2xx that are this request's answer, not a failure (see `RequestOptions.expect`). */
   expect?: ExpectedStatuses | undefined;
   /** The operation waiting: the budget records its wait under it. */
-  operation?: TracedSpan | undefined;
+  parent?: ObservedOperation | undefined;
 }
 
 /**
@@ -81,7 +82,7 @@ export function isStream(body: unknown): body is ReadableStream {
 export async function attempt<T>(
   transport: Transport,
   request: AttemptRequest,
-  observed: AttemptObservation,
+  observed: AttemptObserver | undefined,
 ): Promise<AttemptResult<T>> {
   const { method } = request;
   const { secrets } = transport;
@@ -94,13 +95,22 @@ export async function attempt<T>(
       const response = await sendHop(transport, { ...request, url }, deadline.signal, (waited) => {
         // The attempt counts as sent from here, after the budget's wait: time and observers start now.
         deadline.start();
-        return observed.sent({ url: hop, waited });
+        const added = observed?.sent?.({ url: transport.redact(hop), ...(waited ? { waited } : {}) });
+        if (!added) return undefined;
+        // The hop was checked before sending; checked again here so that no path ever carries what an
+        // observer adds (a trace context) to another origin.
+        try {
+          transport.policy.check(hop, { method });
+        } catch {
+          return undefined;
+        }
+        return added;
       });
-      observed.answered(response.status);
+      observed?.answered?.(response.status);
       if (isRedirect(response)) {
         await response.body?.cancel().catch(() => {});
         url = nextHop(response, { url, method, replayable: !stream, hops, policy: transport.policy });
-        observed.followed();
+        observed?.redirected?.();
         continue;
       }
       const { idleTimeoutMs, minBytesPerSecond } = request;
@@ -170,11 +180,11 @@ async function sendHop(
     send = () => transport.send(made);
     budgeted = { method, url: made.url };
   }
-  const { operation } = request;
+  const { parent } = request;
   const admission = await transport.budget?.acquire(budgeted, {
     signal,
     ticket: true,
-    ...(operation ? { operation } : {}),
+    ...(parent ? { operation: parent } : {}),
   });
   // The trace's headers (`traceparent`) exist only once the hop's span started, after the wait. The
   // stream's `init` holds `headers` itself; a built `Request` copied them, so they go on its own.

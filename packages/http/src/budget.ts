@@ -3,6 +3,7 @@
  * implementation: `RateBudget` from `@promo-review/rate-budget` satisfies it as it is.
  * @packageDocumentation
  */
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import type { TracedSpan } from "@promo-review/errors/telemetry";
 
 /** A request as a budget sees it: its method and absolute URL. */
@@ -37,8 +38,11 @@ export interface RequestBudget {
     options: {
       signal: AbortSignal;
       ticket: true;
-      /** The span of the operation waiting: a budget with a tracer records its wait under it. */
-      operation?: TracedSpan | undefined;
+      /**
+       * The operation waiting (its handle from the client's `telemetry`), under which a budget that
+       * reports its waits reports this one.
+       */
+      operation?: ObservedOperation | TracedSpan | undefined;
     },
   ): Promise<BudgetAdmission>;
   /** Learns from a 429 answer (its `Retry-After` or `retry_info` pauses the budget); other answers are ignored. */

@@ -77,6 +77,7 @@ const PASSED = [
   "appInfo",
   "budget",
   "retry",
+  "telemetry",
   "tracerProvider",
   "meterProvider",
   "propagateTraceContext",

@@ -7,7 +7,9 @@
  */
 import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, redactorFor } from "@promo-review/errors/internal";
+import type { AttemptObserver, ObservedOperation, Observer } from "@promo-review/errors/observe";
 import {
+  openTelemetryObserver,
   type Telemetry,
   type TelemetryOptions,
   type TracedSpan,
@@ -19,11 +21,10 @@ import type { RequestBudget } from "./budget.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
 import type { RequestHooks } from "./hooks.js";
 import type { Logger } from "./logger.js";
-import { type AttemptObservation, observeRequest } from "./observe.js";
+import { bothObservers, hooksObserver } from "./observe.js";
 import { createOriginPolicy } from "./origin.js";
 import type { RequestBody } from "./request-body.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retrying } from "./retry.js";
-import { traceRequest } from "./trace-attempt.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
 import { type AppInfo, userAgent } from "./user-agent.js";
 import { HTTP_VERSION } from "./version.js";
@@ -90,10 +91,18 @@ export interface ConnectionOptions extends TelemetryOptions {
   /** Retry policy for every request of this client (each request may override it), or `false` for none. */
   retry?: Partial<RetryPolicy> | false | undefined;
   /**
+   * What observes every request (and, in the packages, every operation): `openTelemetry({ ... })` from
+   * `@promo-review/opentelemetry`, or any `Observer` of `@promo-review/errors/observe`. It hears the
+   * redacted URL, never a header; headers it returns for a request (a trace context) go only to the
+   * configured origins. Default: none, and nothing is observed but through `hooks` and `logger`.
+   */
+  telemetry?: Observer | undefined;
+  /**
    * Send W3C `traceparent` (the attempt's span) with each request to the configured origins (never to
    * another), so that the service's traces join the caller's. Needs a `tracerProvider`. In a browser
    * the service's CORS preflight must allow `traceparent`, or the browser refuses the request.
    * Default false.
+   * @deprecated Pass `telemetry: openTelemetry({ tracerProvider, propagateTraceContext: true })`.
    */
   propagateTraceContext?: boolean | undefined;
 }
@@ -135,7 +144,12 @@ export interface RequestOptions {
   idempotent?: boolean;
   /** Called before each retry, with the error that caused it and the wait. */
   onRetry?: (info: { retry: number; error: PromoReviewError; delayMs: number }) => void;
-  /** The operation span (from `telemetryFor(...)`) each attempt's CLIENT span is a child of. */
+  /** The operation the request belongs to, as the client's `telemetry` started it. */
+  parent?: ObservedOperation | undefined;
+  /**
+   * The operation span (from `telemetryFor(...)`) each attempt's CLIENT span is a child of.
+   * @deprecated Pass `parent`, the handle of the `telemetry` observer's operation.
+   */
   operation?: TracedSpan | undefined;
   /**
    * The path's template as the spec writes it (`/v1/promotions/{promotionId}/versions`): the CLIENT
@@ -208,7 +222,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const send: typeof fetch = (input, init) => (userFetch ?? globalThis.fetch)(input, init);
   const streamFetch = userFetch ? undefined : platformStreamFetch();
   const redact = redactorFor(secrets);
-  const observing = { hooks: options.hooks, logger: options.logger, redact };
   // No User-Agent in a browser: it is not the page's to set, and a CORS preflight could refuse it.
   const agent = userAgent({ sdkVersion: options.sdkVersion, appInfo: options.appInfo });
   const transport: Transport = {
@@ -219,6 +232,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     budget: options.budget,
     policy,
     secrets,
+    redact,
   };
 
   const resolve = (path: string, method: string) => {
@@ -232,12 +246,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     if (!telemetries.has(name)) telemetries.set(name, telemetryFrom(options, { name, version, redact }));
     return telemetries.get(name);
   };
-  // The pipeline's own spans and metrics; without a provider nothing of them is even made.
-  const telemetry =
-    options.tracerProvider || options.meterProvider
-      ? telemetryFor({ name: "@promo-review/http", version: HTTP_VERSION })
-      : undefined;
-  const propagate = options.propagateTraceContext === true;
+  // The caller's hooks and logger, and the client's telemetry (the providers given the old way are
+  // turned into the same observer): without any of them no observation code runs.
+  const observer = bothObservers(
+    hooksObserver({ hooks: options.hooks, logger: options.logger, redact }),
+    options.telemetry ??
+      (options.tracerProvider || options.meterProvider ? openTelemetryObserver(options) : undefined),
+  );
+  const source = { name: "@promo-review/http", version: HTTP_VERSION };
 
   return {
     baseUrl: options.baseUrl,
@@ -262,31 +278,32 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         idleTimeoutMs: request.idleTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
         minBytesPerSecond: request.minBytesPerSecond ?? options.minBytesPerSecond ?? 0,
       };
-      const trace =
-        telemetry &&
-        traceRequest(telemetry, {
-          method,
-          path,
-          urlTemplate: request.urlTemplate,
-          operation: request.operation,
-          propagate,
-          policy,
-        });
-      const observation = observeRequest(observing, method, url, correlationId, trace);
+      const parent = request.parent ?? (request.operation as ObservedOperation | undefined);
+      const observation = observer?.requestStarted?.({
+        source,
+        redact,
+        method,
+        path,
+        url: redact(url),
+        urlTemplate: request.urlTemplate,
+        correlationId,
+        parent,
+      });
       const started = Date.now();
       // The attempt under way: its observer is told of the retry that follows its failure.
-      let observed: AttemptObservation | undefined;
+      let observed: { attempt: number; observer: AttemptObserver | undefined } | undefined;
       return retrying(
         async (attempts) => {
-          observed = observation.attempt(attempts);
+          const current = observation?.attemptStarted?.(attempts);
+          observed = { attempt: attempts, observer: current };
           try {
-            const result = await attempt<T>(transport, sent, observed);
-            observed.ended({ status: result.status });
-            observation.finished({ status: result.status, attempts });
+            const result = await attempt<T>(transport, { ...sent, parent }, current);
+            current?.ended?.({ status: result.status });
+            observation?.ended?.({ status: result.status, attempts });
             return { ...result, attempts, durationMs: Date.now() - started };
           } catch (error) {
             const typed = error as PromoReviewError;
-            observed.ended({ status: typed.status, error: typed });
+            current?.ended?.({ status: typed.status, error: typed });
             throw typed;
           }
         },
@@ -294,13 +311,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           shouldRetry(error, attempts) {
             const typed = error as PromoReviewError;
             const again = !single && attempts <= retry.limit && isSafeToRetry(typed, idempotent, retry);
-            if (!again) observation.finished({ error: typed, attempts });
+            if (!again) observation?.ended?.({ error: typed, attempts });
             return again;
           },
           policy: retry,
           onRetry(error, attempts, delayMs) {
             const typed = error as PromoReviewError;
-            observed?.retrying(typed, delayMs);
+            observed?.observer?.retrying?.({ error: typed, delayMs, attempt: observed.attempt });
             request.onRetry?.({ retry: attempts, error: typed, delayMs });
           },
           signal: request.signal,

@@ -1,42 +1,20 @@
+/**
+ * The pipeline's observers on the observation seam (`@promo-review/errors/observe`): the caller's
+ * hooks and logger are one {@link Observer} ({@link hooksObserver}), the client's `telemetry` another,
+ * and the client publishes to both through {@link bothObservers}.
+ * @packageDocumentation
+ */
 import type { PromoReviewError } from "@promo-review/errors";
 import type { Redactor } from "@promo-review/errors/internal";
-import type { BudgetAdmission } from "./budget.js";
+import type { AttemptObserver, Observer } from "@promo-review/errors/observe";
 import type { RequestEvent, RequestHooks, RetryEvent } from "./hooks.js";
 import { type Logger, logLine } from "./logger.js";
-import type { AttemptTrace, RequestTrace } from "./trace-attempt.js";
 
 /** What a client observes with: the caller's hooks and logger, and the client's redactor. */
 export interface ObserverOptions {
   hooks?: RequestHooks | undefined;
   logger?: Logger | undefined;
   redact: Redactor;
-}
-
-/**
- * One attempt being observed: `sent` when it leaves (for each request on the wire: the first, then
- * each redirect hop), `answered` per answer, `followed` per redirect followed, `ended` when it has
- * an outcome.
- */
-export interface AttemptObservation {
-  /**
-   * A request of this attempt leaves for `hop.url` now, after the budget's wait. Hooks hear of the
-   * first only; the trace of each. Returns the headers the trace adds (`traceparent`), if any.
-   */
-  sent(hop?: { url: string; waited?: BudgetAdmission["waited"] }): Record<string, string> | undefined;
-  /** The request on the wire was answered with `status`. */
-  answered(status: number): void;
-  /** That answer was a redirect, followed. */
-  followed(): void;
-  ended(outcome: { status?: number | undefined; error?: PromoReviewError }): void;
-  /** The failed attempt is retried after `delayMs`. */
-  retrying(error: PromoReviewError, delayMs: number): void;
-}
-
-/** One request being observed across its attempts. */
-export interface RequestObservation {
-  attempt(number: number): AttemptObservation;
-  /** The request's final outcome: one log line per request. */
-  finished(outcome: { status?: number; error?: PromoReviewError; attempts: number }): void;
 }
 
 const now = (): number => globalThis.performance?.now() ?? Date.now();
@@ -68,81 +46,69 @@ function callHook<K extends keyof RequestHooks>(
 }
 
 /**
- * Starts observing one request: hooks per attempt, and through the logger one line per request
- * (`debug` when it succeeded, `warn` when it failed) and one per retry (`info`). The URL goes through
- * `redact` before anything sees it, and no header is ever passed on.
+ * The caller's hooks and logger as an observer of requests, or `undefined` when neither was given:
+ * hooks per attempt, and through the logger one line per request (`debug` when it succeeded, `warn`
+ * when it failed) and one per retry (`info`). The URL is the redacted one the pipeline publishes, and
+ * no header is ever passed on. The errors are the pipeline's own typed errors.
  */
-export function observeRequest(
-  options: ObserverOptions,
-  method: string,
-  rawUrl: string,
-  correlationId: string,
-  trace?: RequestTrace,
-): RequestObservation {
-  const url = options.redact(rawUrl);
-  const started = now();
+export function hooksObserver(options: ObserverOptions): Observer | undefined {
+  if (!options.hooks && !options.logger) return undefined;
   return {
-    attempt: (number) =>
-      observeAttempt(options, { method, url, attempt: number, correlationId }, started, trace?.attempt()),
-    finished({ status, error, attempts }) {
-      trace?.finished();
-      const durationMs = rounded(now() - started);
-      const outcome = error ? `failed with ${error.code}${httpStatus(error)}` : `-> ${status}`;
-      logLine(
-        options.logger,
-        error ? "warn" : "debug",
-        `promo-review ${method} ${url} ${outcome} in ${durationMs} ms, ${attempts} attempt(s) (correlation id ${correlationId})`,
-        // A log line's fields and a hook's event are what the caller sees and prints: a field that does
-        // not apply is absent, not `status: undefined` (these spreads change what is shown, so they stay).
-        {
-          event: "request",
-          method,
-          url,
-          ...(status !== undefined ? { status } : {}),
-          ...(error ? { code: error.code } : {}),
-          attempts,
-          durationMs,
-          correlationId,
+    requestStarted({ method, url, correlationId }) {
+      const started = now();
+      return {
+        attemptStarted: (attempt) =>
+          observeAttempt(options, { method, url, attempt, correlationId }, started),
+        ended({ status, error, attempts }) {
+          const failure = error as PromoReviewError | undefined;
+          const durationMs = rounded(now() - started);
+          const outcome = failure ? `failed with ${failure.code}${httpStatus(failure)}` : `-> ${status}`;
+          logLine(
+            options.logger,
+            failure ? "warn" : "debug",
+            `promo-review ${method} ${url} ${outcome} in ${durationMs} ms, ${attempts} attempt(s) (correlation id ${correlationId})`,
+            // A log line's fields and a hook's event are what the caller sees and prints: a field that does
+            // not apply is absent, not `status: undefined` (these spreads change what is shown, so they stay).
+            {
+              event: "request",
+              method,
+              url,
+              ...(status !== undefined ? { status } : {}),
+              ...(failure ? { code: failure.code } : {}),
+              attempts,
+              durationMs,
+              correlationId,
+            },
+          );
         },
-      );
+      };
     },
   };
 }
 
-/**
- * Observes attempt `base.attempt` of a request that started at `started` (on the `now` clock), with
- * its `trace` when the client has telemetry.
- */
-function observeAttempt(
-  options: ObserverOptions,
-  base: RequestEvent,
-  started: number,
-  trace: AttemptTrace | undefined,
-): AttemptObservation {
+/** Observes attempt `base.attempt` of a request that started at `started` (on the `now` clock). */
+function observeAttempt(options: ObserverOptions, base: RequestEvent, started: number): AttemptObserver {
   let sentAt: number | undefined;
   const durationMs = () => rounded(now() - (sentAt ?? started));
   return {
-    sent(hop) {
-      const headers = hop && trace?.hop(hop.url, hop.waited);
-      if (sentAt !== undefined) return headers;
+    sent() {
+      // Hooks hear of the attempt's first request on the wire only, not of its redirect hops.
+      if (sentAt !== undefined) return undefined;
       sentAt = now();
       callHook(options, "beforeRequest", { ...base });
-      return headers;
+      return undefined;
     },
-    answered: (status) => trace?.answered(status),
-    followed: () => trace?.followed(),
     ended({ status, error }) {
-      trace?.ended(error);
       if (sentAt === undefined) return;
       callHook(options, "afterResponse", {
         ...base,
         ...(status !== undefined ? { status } : {}),
         durationMs: durationMs(),
-        ...(error ? { error } : {}),
+        ...(error ? { error: error as PromoReviewError } : {}),
       });
     },
-    retrying(error, delayMs) {
-      trace?.retrying(error, delayMs, base.attempt);
+    retrying({ error: published, delayMs }) {
+      const error = published as PromoReviewError;
       const { status, code } = error;
       callHook(options, "beforeRetry", {
         ...base,
@@ -160,4 +126,49 @@ function observeAttempt(
       );
     },
   };
+}
+
+/** The callbacks of a request, its attempts and their requests on the wire: what two observers share. */
+const REQUEST_CALLBACKS = [
+  "requestStarted",
+  "attemptStarted",
+  "sent",
+  "answered",
+  "redirected",
+  "ended",
+  "retrying",
+];
+
+/**
+ * One observer that tells `first` then `second` of each request, each attempt and each request on the
+ * wire; what they return is paired the same way, and the headers their `sent` return are merged
+ * (`second`'s win on a clash). Either may be absent. Operations are not paired: the packages publish
+ * them to the client's `telemetry` alone, and an operation's handle is that observer's own.
+ */
+function paired<T extends object>(first: T | undefined, second: T | undefined): T | undefined {
+  if (!first || !second) return first ?? second;
+  const both: Record<string, (...args: unknown[]) => unknown> = {};
+  for (const name of REQUEST_CALLBACKS) {
+    type Callbacks = Record<string, ((...args: unknown[]) => object | undefined) | undefined>;
+    const a = (first as Callbacks)[name];
+    const b = (second as Callbacks)[name];
+    if (!a && !b) continue;
+    both[name] = (...args) => {
+      const x = a?.apply(first, args);
+      const y = b?.apply(second, args);
+      return name === "sent" && x && y ? { ...x, ...y } : paired(x, y);
+    };
+  }
+  return both as T;
+}
+
+/**
+ * The pipeline's observer: `hooks` (the caller's hooks and logger) and `telemetry` (the client's
+ * `telemetry` option) each told of every request.
+ */
+export function bothObservers(
+  hooks: Observer | undefined,
+  telemetry: Observer | undefined,
+): Observer | undefined {
+  return paired(hooks, telemetry);
 }

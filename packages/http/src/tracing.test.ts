@@ -6,8 +6,10 @@
  */
 
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
-import { traced } from "@promo-review/errors/telemetry";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { type ObservedOperation, type Observer, observed } from "@promo-review/errors/observe";
+import { spanUrl } from "@promo-review/errors/telemetry";
+import { type OpenTelemetryOptions, openTelemetry } from "@promo-review/opentelemetry";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   echoSecrets,
   envelope,
@@ -17,16 +19,7 @@ import {
   useHostileServers,
 } from "../../../testing/hostile-server.ts";
 import { insideActiveSpan, type RecordingTelemetry, recordingTelemetry } from "../../../testing/otel.ts";
-import { createHttpClient, type HttpClient, type HttpClientOptions, type RequestBudget } from "./index.js";
-import { spanUrl } from "./trace-attempt.js";
-
-// A pass-through spy: every test below runs the real `telemetryFrom`, and the "no provider" rule
-// checks it was never called.
-vi.mock("@promo-review/errors/telemetry", async (original) => {
-  const actual = await original<typeof import("@promo-review/errors/telemetry")>();
-  return { ...actual, telemetryFrom: vi.fn(actual.telemetryFrom) };
-});
-const { telemetryFrom } = await import("@promo-review/errors/telemetry");
+import { createHttpClient, type HttpClientOptions, type RequestBudget } from "./index.js";
 
 const apiKey = "sk_test_tracing_0123456789";
 const credentials = { apiKey, externalUserId: "user-42" };
@@ -41,29 +34,43 @@ let recorders: RecordingTelemetry[] = [];
 afterEach(async () => {
   await Promise.all(recorders.map((r) => r.shutdown()));
   recorders = [];
-  vi.mocked(telemetryFrom).mockClear();
 });
 
-/** A fresh recorder per test (metrics are cumulative) and a client reporting to it. */
-/** A client on a fresh test service with both providers of `otel` (an option given as undefined drops one). */
-async function traced_client(options: Partial<HttpClientOptions> = {}, otel = recordingTelemetry()) {
+/** The adapter on both providers of `otel` (an option given as undefined drops one). */
+const adapterOf = (otel: RecordingTelemetry, options: OpenTelemetryOptions = {}): Observer =>
+  openTelemetry({ tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider, ...options });
+
+/**
+ * A fresh recorder per test (metrics are cumulative) and a client on a fresh test service reporting to
+ * it through the adapter, given `adapter`'s options.
+ */
+async function traced_client(
+  options: Partial<HttpClientOptions> = {},
+  otel = recordingTelemetry(),
+  adapter: OpenTelemetryOptions = {},
+) {
   recorders.push(otel);
   const service = await start();
+  const telemetry = adapterOf(otel, adapter);
   const client = createHttpClient({
     baseUrl: service.url,
     ...credentials,
-    tracerProvider: otel.tracerProvider,
-    meterProvider: otel.meterProvider,
+    telemetry,
     retry: quick,
     ...options,
   } as HttpClientOptions);
-  return { otel, service, client, port: Number(new URL(service.url).port) };
-}
-
-/** Runs `work` under operation span `promotions.get` of a package built on `client`. */
-function underOperation<T>(client: HttpClient, work: Parameters<typeof traced<T>>[3]): Promise<T> {
-  const telemetry = client.telemetryFor?.({ name: "@promo-review/test-package", version: "1.0.0" });
-  return traced(telemetry, "promotions.get", {}, work);
+  /** Runs `work` as operation `promotions.get` of a package built on `client`, on its telemetry. */
+  const underOperation = <T>(work: (operation: ObservedOperation | undefined) => Promise<T>) =>
+    observed(
+      telemetry,
+      {
+        name: "promotions.get",
+        source: { name: "@promo-review/test-package", version: "1.0.0" },
+        redact: client.redact,
+      },
+      work,
+    );
+  return { otel, service, client, underOperation, port: Number(new URL(service.url).port) };
 }
 
 const clientSpans = (otel: RecordingTelemetry) => otel.spans().filter((s) => s.kind === CLIENT);
@@ -72,10 +79,13 @@ const events = (span: ReadableSpan, name: string) =>
 
 describe("one CLIENT span per request sent, as the stable HTTP client conventions name it", () => {
   it("named `{method} {url.template}`, a child of the operation, with every required attribute", async () => {
-    const { otel, service, client, port } = await traced_client();
+    const { otel, service, client, port, underOperation } = await traced_client();
     service.on(/GET \/v1\/promotions\/p-1$/, json(200, { id: "p-1" }));
-    await underOperation(client, (operation) =>
-      client.request("/v1/promotions/p-1", { operation, urlTemplate: "/v1/promotions/{promotionId}" }),
+    await underOperation((operation) =>
+      client.request("/v1/promotions/p-1", {
+        parent: operation,
+        urlTemplate: "/v1/promotions/{promotionId}",
+      }),
     );
     const [operation] = otel.spansNamed("promotions.get");
     const [span] = clientSpans(otel);
@@ -140,7 +150,7 @@ describe("one CLIENT span per request sent, as the stable HTTP client convention
         baseUrl,
         ...credentials,
         fetch: answer,
-        tracerProvider: otel.tracerProvider,
+        telemetry: openTelemetry({ tracerProvider: otel.tracerProvider }),
       });
       await client.request("/v1/channels");
     }
@@ -195,12 +205,12 @@ describe("a failed request's span has status ERROR and `error.type`; an expected
 
 describe("retries: each attempt its span, resend_count from the second, a `promo_review.retry` event", () => {
   it("503 then 200: two CLIENT spans, the second with resend_count 1, the retry on the operation", async () => {
-    const { otel, service, client } = await traced_client();
+    const { otel, service, client, underOperation } = await traced_client();
     let calls = 0;
     service.on(/GET \/v1\/channels/, (res, req) =>
       (calls++ === 0 ? envelope(503, "UPSTREAM_ERROR") : json(200, { channels: [] }))(res, req),
     );
-    const result = await underOperation(client, (operation) => client.request("/v1/channels", { operation }));
+    const result = await underOperation((operation) => client.request("/v1/channels", { parent: operation }));
     expect(result.attempts).toBe(2);
     const [first, second] = clientSpans(otel);
     expect(first?.attributes).toMatchObject({
@@ -245,7 +255,7 @@ describe("retries: each attempt its span, resend_count from the second, a `promo
   });
 
   it("a 429 with Retry-After: the event says the server's wait was honoured; the rate_limited counter counts it", async () => {
-    const { otel, service, client } = await traced_client();
+    const { otel, service, client, underOperation } = await traced_client();
     let calls = 0;
     service.on(/POST \/v1\/promotions/, (res, req) =>
       (calls++ === 0 ? envelope(429, "RATE_LIMITED", { "retry-after": "1" }) : json(201, { id: "p" }))(
@@ -253,8 +263,8 @@ describe("retries: each attempt its span, resend_count from the second, a `promo
         req,
       ),
     );
-    await underOperation(client, (operation) =>
-      client.request("/v1/promotions", { method: "POST", json: {}, operation }),
+    await underOperation((operation) =>
+      client.request("/v1/promotions", { method: "POST", json: {}, parent: operation }),
     );
     const [operation] = otel.spansNamed("promotions.get");
     expect(events(operation as ReadableSpan, "promo_review.retry")).toEqual([
@@ -277,10 +287,12 @@ describe("retries: each attempt its span, resend_count from the second, a `promo
 
 describe("a redirect hop is a request of its own: its span, and a resend", () => {
   it("302 then 200: the hop's span ends with its 3xx (no error), the next has resend_count 1", async () => {
-    const { otel, service, client } = await traced_client({ propagateTraceContext: true });
+    const { otel, service, client, underOperation } = await traced_client({}, undefined, {
+      propagateTraceContext: true,
+    });
     service.on(/GET \/v1\/old/, redirect(302, `${service.url}/v1/new`));
     service.on(/GET \/v1\/new/, json(200, {}));
-    await underOperation(client, (operation) => client.request("/v1/old", { operation }));
+    await underOperation((operation) => client.request("/v1/old", { parent: operation }));
     const [hop, landed] = clientSpans(otel);
     // The request's template names the URL asked for, not where the redirect led.
     expect([hop?.name, landed?.name]).toEqual(["GET /v1/old", "GET"]);
@@ -330,10 +342,10 @@ describe("`url.full` never carries a credential or a signature", () => {
 
 describe("no secret in any span, event or metric, whatever the service echoes", () => {
   it("a service that puts the key into its error code and correlation id: every string recorded is clean", async () => {
-    const { otel, service, client } = await traced_client({ retry: { ...quick, limit: 1 } });
+    const { otel, service, client, underOperation } = await traced_client({ retry: { ...quick, limit: 1 } });
     service.on(/GET/, echoSecrets(503, `E_${apiKey}`));
-    const error = await underOperation(client, (operation) =>
-      client.request("/v1/channels?token=t0k3nvalue", { operation }),
+    const error = await underOperation((operation) =>
+      client.request("/v1/channels?token=t0k3nvalue", { parent: operation }),
     ).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 503 });
     expect(clientSpans(otel)).toHaveLength(2);
@@ -347,7 +359,9 @@ describe("no secret in any span, event or metric, whatever the service echoes", 
 
 describe("`traceparent` only when asked, only with a tracer, only to the configured origins", () => {
   it("a stream body carries it too (the stream transport takes the headers as they are at sending)", async () => {
-    const { otel, service, client } = await traced_client({ propagateTraceContext: true });
+    const { otel, service, client } = await traced_client({}, undefined, {
+      propagateTraceContext: true,
+    });
     service.on(/PUT/, json(200, {}));
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -362,10 +376,9 @@ describe("`traceparent` only when asked, only with a tracer, only to the configu
   });
 
   it("a span sampled out still propagates, flagged not sampled, and nothing is recorded", async () => {
-    const { otel, service, client } = await traced_client(
-      { propagateTraceContext: true },
-      recordingTelemetry({ sampledOut: true }),
-    );
+    const { otel, service, client } = await traced_client({}, recordingTelemetry({ sampledOut: true }), {
+      propagateTraceContext: true,
+    });
     service.on(/GET/, json(200, {}));
     await client.request("/v1/channels");
     expect(otel.spans()).toEqual([]);
@@ -380,7 +393,9 @@ describe("`traceparent` only when asked, only with a tracer, only to the configu
   });
 
   it("asked for: the attempt's span as W3C traceparent", async () => {
-    const { otel, service, client } = await traced_client({ propagateTraceContext: true });
+    const { otel, service, client } = await traced_client({}, undefined, {
+      propagateTraceContext: true,
+    });
     service.on(/GET/, json(200, {}));
     await client.request("/v1/channels");
     const context = clientSpans(otel)[0]?.spanContext();
@@ -388,7 +403,7 @@ describe("`traceparent` only when asked, only with a tracer, only to the configu
   });
 
   it("asked for, with only a meter provider: nothing to propagate, nothing sent", async () => {
-    const { service, client } = await traced_client({
+    const { service, client } = await traced_client({}, undefined, {
       tracerProvider: undefined,
       propagateTraceContext: true,
     });
@@ -398,7 +413,9 @@ describe("`traceparent` only when asked, only with a tracer, only to the configu
   });
 
   it("a redirect to another origin is refused: no request, so no traceparent, reaches it", async () => {
-    const { otel, service, client } = await traced_client({ propagateTraceContext: true });
+    const { otel, service, client } = await traced_client({}, undefined, {
+      propagateTraceContext: true,
+    });
     const stranger = await start();
     stranger.on(/.*/, json(200, {}));
     service.on(/GET \/v1\/old/, redirect(307, `${stranger.url}/v1/new`));
@@ -424,9 +441,9 @@ describe("budget waits: a `promo_review.budget.wait` event, and the operation ha
       },
       learn: async () => undefined,
     };
-    const { otel, service, client } = await traced_client({ budget });
+    const { otel, service, client, underOperation } = await traced_client({ budget });
     service.on(/GET/, json(200, {}));
-    await underOperation(client, (operation) => client.request("/v1/channels", { operation }));
+    await underOperation((operation) => client.request("/v1/channels", { parent: operation }));
     const [operation] = otel.spansNamed("promotions.get");
     expect(seen).toHaveLength(1);
     expect((seen[0] as { span: { spanContext(): { spanId: string } } }).span.spanContext().spanId).toBe(
@@ -464,13 +481,12 @@ describe("`http.client.request.duration`: one point per request sent, in seconds
   });
 });
 
-describe("without a provider no telemetry code runs", () => {
-  it("no provider: `telemetryFrom` is never called, and requests still work", async () => {
+describe("without telemetry no telemetry code runs", () => {
+  it("no `telemetry`: requests still work, and no trace context leaves", async () => {
     const service = await start();
     service.on(/GET/, json(200, {}));
-    const client = createHttpClient({ baseUrl: service.url, ...credentials, propagateTraceContext: true });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials });
     await client.request("/v1/channels");
-    expect(telemetryFrom).not.toHaveBeenCalled();
     expect(service.requests[0]?.headers.traceparent).toBeUndefined();
   });
 
@@ -486,13 +502,10 @@ describe("without a provider no telemetry code runs", () => {
     };
     const service = await start();
     service.on(/GET/, json(200, {}));
-    const client = createHttpClient({ baseUrl: service.url, ...credentials, tracerProvider });
+    const telemetry = openTelemetry({ tracerProvider });
+    const client = createHttpClient({ baseUrl: service.url, ...credentials, telemetry });
     for (let i = 0; i < 3; i++) await client.request("/v1/channels");
     expect(tracers).toBe(1);
-    // The spy sees the pipeline's calls (so its silence above means something): one, for the client.
-    expect(vi.mocked(telemetryFrom).mock.calls.map(([, scope]) => scope.name)).toEqual([
-      "@promo-review/http",
-    ]);
     expect(clientSpans(otel)).toHaveLength(3);
   });
 });

@@ -1,21 +1,16 @@
 /**
- * The budget's spans and metrics, made once per budget from the user's providers: a span
- * `promo_review.budget.wait` for each acquisition that waited, the histogram
- * `promo_review.budget.wait.duration` for every acquisition, the counter `promo_review.budget.pauses`
- * for every 429 learned. Without a provider {@link budgetTelemetry} returns `undefined` and the
- * budget runs none of this (one check per acquisition).
+ * What the budget publishes through the observation seam (`@promo-review/errors/observe`): each
+ * acquisition (its rule, why it waited, how long), each wait as it starts and ends, a resend after a
+ * 429, each pause. Without an observer {@link budgetTelemetry} returns `undefined` and the budget runs
+ * none of this (one check per acquisition).
  */
 import { redactorFor } from "@promo-review/errors/internal";
+import type { BudgetWaitObserver, ObservedOperation, Observer } from "@promo-review/errors/observe";
 import {
-  cleanAttributes,
-  errorType,
-  type OtelAttributes,
-  type OtelHistogram,
-  type OtelInstrumentOptions,
-  SPAN_KIND,
+  budgetCallbacks,
+  openTelemetryObserver,
   type TelemetryOptions,
   type TracedSpan,
-  telemetryFrom,
 } from "@promo-review/errors/telemetry";
 import type { WindowSpec } from "./rules.js";
 import { RATE_BUDGET_VERSION } from "./version.js";
@@ -30,58 +25,32 @@ export interface Waited {
   reason: WaitReason;
 }
 
-/** A wait under way: its reason so far (a pause outranks a full window), its rule and its span. */
+/** A wait under way: its reason so far (a pause outranks a full window), its rule and its observer. */
 export interface WaitState {
   reason: WaitReason;
   /** The rule whose window was full; `undefined` while paused (then the request's own rule is named). */
   rule: string | undefined;
-  span: TracedSpan | undefined;
+  span: BudgetWaitObserver | undefined;
 }
 
 /** What the budget reports through. */
 export interface BudgetTelemetry {
   /** An acquisition that did not wait, admitted (or failed) after `ms` (0 on the synchronous path). */
   measured(windows: readonly WindowSpec[], ms: number, error?: unknown): void;
-  /**
-   * A wait begins: its span starts under `parent` (else the caller's active span), carrying the
-   * `promo_review.retry` event when the wait is a resend's after a 429 (`retryAfterMs`).
-   */
+  /** A wait begins under `parent`, as a resend's after a 429 when `retryAfterMs` is given. */
   waitStarted(
     windows: readonly WindowSpec[],
     wait: Omit<WaitState, "span">,
-    parent: TracedSpan | undefined,
+    parent: ObservedOperation | TracedSpan | undefined,
     retryAfterMs: number | undefined,
-  ): TracedSpan | undefined;
+  ): BudgetWaitObserver | undefined;
   /** The wait ended after `ms`: admitted, or with `error` (aborted, refused, closed). */
   waitEnded(windows: readonly WindowSpec[], wait: WaitState, ms: number, error?: unknown): void;
-  /** A resend after a 429 that did not wait: the `promo_review.retry` event goes on the operation. */
-  retried(operation: TracedSpan | undefined, retryAfterMs: number): void;
+  /** A resend after a 429 that did not wait. */
+  retried(operation: ObservedOperation | TracedSpan | undefined, retryAfterMs: number): void;
   /** A 429 was learned for a request under `windows` (`undefined`: no request was given). */
   paused(windows: readonly WindowSpec[] | undefined): void;
 }
-
-/** The span of an acquisition that waited. */
-export const WAIT_SPAN = "promo_review.budget.wait";
-/** The histogram of every acquisition's wait, in seconds. */
-export const WAIT_METRIC = "promo_review.budget.wait.duration";
-/** The counter of 429s learned. */
-export const PAUSES_METRIC = "promo_review.budget.pauses";
-const RULE = "promo_review.budget.rule";
-const REASON = "promo_review.budget.wait_reason";
-
-const WAIT_INSTRUMENT: OtelInstrumentOptions = {
-  unit: "s",
-  description: "Time waited for the rate budget",
-  // Seconds: admitted at once (0), a store's round trip, a window's turn (up to a minute), a pause
-  // (up to the one-hour bound on a server's Retry-After).
-  advice: {
-    explicitBucketBoundaries: [0, 0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600],
-  },
-};
-const PAUSES_INSTRUMENT: OtelInstrumentOptions = {
-  unit: "{pause}",
-  description: "429s that paused the rate budget",
-};
 
 /**
  * The rule a request is held by, named in every attribute (never the key): of the rules it is under,
@@ -95,26 +64,25 @@ function bindingRule(windows: readonly WindowSpec[]): string {
 }
 
 /**
- * The budget's telemetry, or `undefined` without a provider. `secrets` are what the budget knows that
- * must never reach a span or a metric (its `keyId`, in case a key was passed there against the
- * advice); the redactor also removes whatever looks like a credential.
+ * The budget's publisher, or `undefined` without an observer (`telemetry`, or the older providers,
+ * which are turned into the OpenTelemetry observer here). `secrets` are what the budget knows that
+ * must never reach an observer (its `keyId`, in case a key was passed there against the advice); the
+ * redactor also removes whatever looks like a credential.
  */
 export function budgetTelemetry(
-  options: TelemetryOptions,
+  options: TelemetryOptions & { telemetry?: Observer | undefined },
   secrets: readonly string[],
 ): BudgetTelemetry | undefined {
   const { tracerProvider, meterProvider } = options;
-  if (!tracerProvider && !meterProvider) return undefined;
-  const redact = redactorFor(secrets);
-  const scope = { name: "@promo-review/rate-budget", version: RATE_BUDGET_VERSION };
-  const telemetry = telemetryFrom(options, { ...scope, redact });
-  if (telemetry === undefined) return undefined;
-  // The histogram takes a point per acquisition, so it is recorded on directly rather than through
-  // `telemetry.record`, which cleans and redacts its attributes on every call (microseconds: more than
-  // the whole admission). Its attribute sets are few (rule x reason) and fixed: each is cleaned and
-  // redacted once, when first used: the hot path redacts nothing and allocates only a lookup key.
-  const waitHistogram = (): OtelHistogram | undefined => telemetry.histogram(WAIT_METRIC, WAIT_INSTRUMENT);
-  // The rule of each window set (an array the budget reuses), and one attribute set per rule and reason.
+  const observer: Observer | undefined =
+    options.telemetry ??
+    (tracerProvider || meterProvider ? openTelemetryObserver(options, budgetCallbacks) : undefined);
+  if (observer === undefined) return undefined;
+  const origin = {
+    source: { name: "@promo-review/rate-budget", version: RATE_BUDGET_VERSION },
+    redact: redactorFor(secrets),
+  };
+  // The rule of each window set (an array the budget reuses): found once, not per acquisition.
   const ruleOf = new WeakMap<readonly WindowSpec[], string>();
   const rule = (windows: readonly WindowSpec[]): string => {
     let name = ruleOf.get(windows);
@@ -124,53 +92,36 @@ export function budgetTelemetry(
     }
     return name;
   };
-  const attributeSets = new Map<string, OtelAttributes>();
-  const attributes = (name: string, reason: WaitReason | "none"): OtelAttributes => {
-    const key = `${reason} ${name}`;
-    let set = attributeSets.get(key);
-    if (set === undefined) {
-      set = cleanAttributes({ [RULE]: name, [REASON]: reason }, redact);
-      attributeSets.set(key, set);
-    }
-    return set;
-  };
-  const record = (name: string, reason: WaitReason | "none", ms: number, error: unknown) => {
-    const base = attributes(name, reason);
-    waitHistogram()?.record(
-      ms / 1000,
-      error === undefined ? base : cleanAttributes({ ...base, "error.type": errorType(error) }, redact),
-    );
-  };
+  const parentOf = (operation: ObservedOperation | TracedSpan | undefined) =>
+    operation as ObservedOperation | undefined;
   return {
     measured(windows, ms, error) {
-      record(rule(windows), "none", ms, error);
+      observer.budgetAcquired?.({ ...origin, rule: rule(windows), reason: "none", ms, error });
     },
     waitStarted(windows, wait, parent, retryAfterMs) {
-      const span = telemetry.startSpan(
-        WAIT_SPAN,
-        { kind: SPAN_KIND.internal, attributes: attributes(wait.rule ?? rule(windows), wait.reason) },
-        parent,
-      );
-      if (retryAfterMs !== undefined)
-        span?.event("promo_review.retry", { "promo_review.retry_after_ms": retryAfterMs });
-      return span;
+      return observer.budgetWaitStarted?.({
+        ...origin,
+        rule: wait.rule ?? rule(windows),
+        reason: wait.reason,
+        parent: parentOf(parent),
+        retryAfterMs,
+      });
     },
     waitEnded(windows, wait, ms, error) {
-      const name = wait.rule ?? rule(windows);
-      if (wait.span) {
-        // The rule and reason were set at the start; a pause that came during a window's wait changes
-        // the reason (a string to redact: set only then).
-        const waitMs = { "promo_review.budget.wait_ms": ms };
-        wait.span.set(wait.reason === "paused" ? { [REASON]: "paused", ...waitMs } : waitMs);
-        wait.span.end(error);
-      }
-      record(name, wait.reason, ms, error);
+      wait.span?.ended?.({ ms, reason: wait.reason, error });
+      observer.budgetAcquired?.({
+        ...origin,
+        rule: wait.rule ?? rule(windows),
+        reason: wait.reason,
+        ms,
+        error,
+      });
     },
     retried(operation, retryAfterMs) {
-      operation?.event("promo_review.retry", { "promo_review.retry_after_ms": retryAfterMs });
+      observer.budgetResent?.({ parent: parentOf(operation), retryAfterMs });
     },
     paused(windows) {
-      telemetry.add(PAUSES_METRIC, PAUSES_INSTRUMENT, 1, windows ? { [RULE]: rule(windows) } : {});
+      observer.budgetPaused?.({ ...origin, rule: windows ? rule(windows) : undefined });
     },
   };
 }

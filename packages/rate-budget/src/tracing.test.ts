@@ -1,6 +1,7 @@
 import { metrics, trace } from "@opentelemetry/api";
 import { redactorFor } from "@promo-review/errors/internal";
-import { type TracedSpan, telemetryFrom } from "@promo-review/errors/telemetry";
+import type { ObservedOperation } from "@promo-review/errors/observe";
+import { openTelemetry } from "@promo-review/opentelemetry";
 import { startSimulator } from "@promo-review/simulator";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
@@ -44,21 +45,29 @@ function traced(options: Partial<RateBudgetOptions> = {}) {
     baseUrl: BASE,
     budgets: SMALL,
     safetyMarginMs: 0,
-    tracerProvider: recording.tracerProvider,
-    meterProvider: recording.meterProvider,
+    telemetry: openTelemetry({
+      tracerProvider: recording.tracerProvider,
+      meterProvider: recording.meterProvider,
+    }),
     ...options,
   });
   budgets.push(budget);
   return { budget, otel: recording };
 }
 
-/** An operation span as the SDK's clients start one (what `@promo-review/http` passes as `operation`). */
-function operationSpan(otel: RecordingTelemetry, name: string): TracedSpan {
-  const telemetry = telemetryFrom(
-    { tracerProvider: otel.tracerProvider },
-    { name: "@promo-review/test", version: "0", redact: redactorFor() },
-  );
-  return telemetry!.startSpan(name)!;
+/**
+ * An operation as the SDK's clients start one through the adapter (what `@promo-review/http` passes
+ * as `operation`): its handle, how to end it, and its span's id once ended.
+ */
+function operationSpan(otel: RecordingTelemetry, name: string) {
+  const telemetry = openTelemetry({ tracerProvider: otel.tracerProvider });
+  const source = { name: "@promo-review/test", version: "0" };
+  const handle = telemetry.operationStarted?.({ name, source, redact: redactorFor() }) as ObservedOperation;
+  return {
+    handle,
+    end: () => telemetry.operationEnded?.(handle, {}),
+    spanId: () => otel.spansNamed(name)[0]?.spanContext().spanId,
+  };
 }
 
 /** The histogram's points: count per attribute set. */
@@ -75,11 +84,11 @@ describe("an acquisition that waits for a full window records a promo_review.bud
   it("under the operation passed in: INTERNAL, the rule by name, reason window, wait_ms the real wait; the ticket says so too", async () => {
     const { budget, otel } = traced();
     const operation = operationSpan(otel, "promotions.create");
-    const first = await budget.acquire(GET, { ticket: true, operation });
+    const first = await budget.acquire(GET, { ticket: true, operation: operation.handle });
     first.settle();
     expect(first.waited).toBeUndefined();
     const started = performance.now();
-    const second = await budget.acquire(GET, { ticket: true, operation });
+    const second = await budget.acquire(GET, { ticket: true, operation: operation.handle });
     const elapsed = performance.now() - started;
     second.settle();
     operation.end();
@@ -94,7 +103,7 @@ describe("an acquisition that waits for a full window records a promo_review.bud
     const [wait, ...others] = otel.spansNamed(WAIT);
     expect(others).toEqual([]);
     expect(wait!.kind).toBe(SPAN_KIND_INTERNAL);
-    expect(wait!.parentSpanContext?.spanId).toBe(operation.span.spanContext().spanId);
+    expect(wait!.parentSpanContext?.spanId).toBe(operation.spanId());
     expect(wait!.attributes).toEqual({
       "promo_review.budget.rule": "shared",
       "promo_review.budget.wait_reason": "window",
@@ -210,7 +219,7 @@ describe("a 429 learned pauses the key: the next wait is a pause's, and the paus
     const { budget, otel } = traced({ baseUrl: sim().baseUrl, budgets: undefined, onThrottled: "retry" });
     sim().control.addFault({ route: "GET /v1/channels", kind: "rate-limit", retryAfterSeconds: 0, count: 1 });
     const operation = operationSpan(otel, "channels.list");
-    const apiFetch = budgetedFetch(budget, (request) => fetch(request), { operation });
+    const apiFetch = budgetedFetch(budget, (request) => fetch(request), { operation: operation.handle });
     const response = await apiFetch(`${sim().baseUrl}/v1/channels`, {
       headers: { Authorization: `Bearer ${sim().apiKey}`, "X-External-User-ID": sim().externalUserId },
     });
@@ -330,7 +339,7 @@ describe("a wait that ends without an admission ends its span with an error", ()
   });
 });
 
-describe("without a provider no span or metric code runs", () => {
+describe("without telemetry no span or metric code runs", () => {
   it("never reaches for OpenTelemetry: global providers that throw are never touched, waits and 429s included", async () => {
     let touched = 0;
     const throwing = {
@@ -373,7 +382,7 @@ describe("without a provider no span or metric code runs", () => {
       baseUrl: BASE,
       budgets: SMALL,
       safetyMarginMs: 0,
-      meterProvider: recording.meterProvider,
+      telemetry: openTelemetry({ meterProvider: recording.meterProvider }),
     });
     budgets.push(budget);
     (await budget.acquire(GET, { ticket: true })).settle();

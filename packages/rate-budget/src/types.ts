@@ -2,6 +2,7 @@
  * The rate budget's public types, apart from the logic that implements them, plus the one internal
  * contract (`Admission`) through which the ky hooks and `budgetedFetch` use a budget.
  */
+import type { ObservedOperation, Observer } from "@promo-review/errors/observe";
 import type { TelemetryOptions, TracedSpan } from "@promo-review/errors/telemetry";
 import type { Waited } from "./budget-telemetry.js";
 import type { Clock } from "./clock.js";
@@ -9,13 +10,19 @@ import type { BudgetRequest, BudgetRule } from "./rules.js";
 import type { BudgetStore } from "./store.js";
 
 /**
- * Options of `createRateBudget`. `tracerProvider` and `meterProvider` (OpenTelemetry's, by shape:
- * nothing imports `@opentelemetry/api`) switch on the budget's wait spans and metrics; without them
- * no span or metric code runs.
+ * Options of `createRateBudget`. `telemetry` (an observer: `openTelemetry(...)` from
+ * `@promo-review/opentelemetry`) hears of every acquisition, wait and pause; without it none of that
+ * code runs. The older `tracerProvider` and `meterProvider` still work and are deprecated.
  */
 export interface RateBudgetOptions extends TelemetryOptions {
   /** The main API's origin (and path prefix, if any). Requests elsewhere pass straight through. */
   baseUrl: string | URL;
+  /**
+   * What observes the budget: each acquisition (its rule, why and how long it waited), each wait, each
+   * pause. `openTelemetry({ tracerProvider, meterProvider })` reports them as wait spans and metrics.
+   * Default: none.
+   */
+  telemetry?: Observer | undefined;
   /**
    * The budgets, replacing the defaults (see `defaultBudgets()`: 60 per minute for every `/v1/`
    * request, 10 per minute for `POST /v1/links`).
@@ -70,10 +77,11 @@ export interface AcquireOptions {
   /** Give up (`BUDGET_DEADLINE`) unless admitted within this many ms. */
   maxWaitMs?: number;
   /**
-   * The span of the operation that waits (`@promo-review/http` passes its operation span): a budget
-   * with a `tracerProvider` records its wait span under it. Default: the caller's active span.
+   * The operation that waits (`@promo-review/http` passes its request's `parent`, the handle
+   * `openTelemetry(...)` gave, or an older operation span): a budget with a `tracerProvider` records
+   * its wait span under it. Default: the caller's active span.
    */
-  operation?: TracedSpan | undefined;
+  operation?: ObservedOperation | TracedSpan | undefined;
 }
 
 /** Payloads of the events a budget emits. */

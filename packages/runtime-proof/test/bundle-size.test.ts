@@ -3,7 +3,16 @@
  * peers a user would pick instead.
  */
 import { describe, expect, it } from "vitest";
-import { measureAll, OUR_TARGETS, REPORTED_OVER_BUDGET, sizeTable, TRACING_RAISE } from "./harness/sizes.ts";
+import {
+  ADAPTER_NAMES,
+  adapterNamesIn,
+  measureAll,
+  OUR_TARGETS,
+  REPORTED_OVER_BUDGET,
+  sizeTable,
+  TRACING_RAISE,
+  WITHOUT_ADAPTER,
+} from "./harness/sizes.ts";
 
 describe("bundle sizes", () => {
   it("every package is within its budget, and one small export pulls far less than the whole", async () => {
@@ -86,5 +95,16 @@ describe("bundle sizes", () => {
     const tus = results.find((r) => r.label === "tus-js-client");
     expect(tus?.gzipped, "tus-js-client was measured").toBeDefined();
     expect(chunker?.budget).toBe(tus!.gzipped);
+  });
+
+  it("a bundle that does not import @promo-review/opentelemetry carries none of its names", async () => {
+    // The check can fail: the adapter's own bundle holds every one of them.
+    const adapter = {
+      label: "@promo-review/opentelemetry",
+      contents: `export * from "@promo-review/opentelemetry";`,
+      kind: "ours" as const,
+    };
+    expect(await adapterNamesIn(adapter)).toEqual([...ADAPTER_NAMES]);
+    for (const target of WITHOUT_ADAPTER) expect(await adapterNamesIn(target), target.label).toEqual([]);
   });
 });

@@ -1,5 +1,11 @@
 import { localValidationError } from "@promo-review/errors/internal";
-import type { MeterProviderLike, TelemetryOptions, TracerProviderLike } from "@promo-review/errors/telemetry";
+import {
+  type MeterProviderLike,
+  openTelemetryObserver,
+  type TelemetryOptions,
+  type TracerProviderLike,
+  webhookCallbacks,
+} from "@promo-review/errors/telemetry";
 import {
   type AppInfo,
   createHttpClient,
@@ -210,7 +216,10 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     ? createWebhookVerifier({
         webhookSecret: settings.webhookSecret,
         replayStore: config.replayStore,
-        ...telemetry,
+        // The verifier takes only an observer: the providers become the OpenTelemetry one here.
+        ...(telemetry.tracerProvider || telemetry.meterProvider
+          ? { telemetry: openTelemetryObserver(telemetry, webhookCallbacks) }
+          : {}),
       })
     : unconfiguredWebhooks();
   const client = {

@@ -33,13 +33,12 @@ let caches: WeakMap<CryptoBackend, Map<string, WebhookVerifier>> | undefined;
 
 function cachedVerifier(backend: CryptoBackend, options: VerifyWebhookOptions): WebhookVerifier {
   const secrets = Array.isArray(options.webhookSecret) ? options.webhookSecret : [options.webhookSecret];
-  // A verifier with a provider is not shared: another call with the same secrets may pass none.
+  // A verifier with an observer is not shared: another call with the same secrets may pass none.
   const cacheable =
     !options.schemes &&
     !options.now &&
     !options.onWarning &&
-    !options.tracerProvider &&
-    !options.meterProvider &&
+    !options.telemetry &&
     secrets.every((s) => typeof s === "string");
   const options_ = { ...options, replayStore: false as const };
   if (!cacheable) return createVerifierWith(backend, options_);

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type ContextManager, context, type TracerProvider, trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { openTelemetry } from "@promo-review/opentelemetry";
 import { type Simulator, sampleTextPromotion, signWebhook, startSimulator } from "@promo-review/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { insideActiveSpan, recordingTelemetry } from "../../../testing/otel.ts";
@@ -56,8 +57,10 @@ describe.each(ENTRIES)("one span per delivery verified (%s)", (_name, entry) => 
     entry.createWebhookVerifier({
       webhookSecret: SECRET,
       now: () => NOW_MS,
-      tracerProvider: recording.tracerProvider,
-      meterProvider: recording.meterProvider,
+      telemetry: openTelemetry({
+        tracerProvider: recording.tracerProvider,
+        meterProvider: recording.meterProvider,
+      }),
       ...options,
     });
 
@@ -163,7 +166,7 @@ describe("deliveries are counted in promo_review.webhook.deliveries, by outcome 
     const v = createWebhookVerifier({
       webhookSecret: SECRET,
       now: () => NOW_MS,
-      meterProvider: recording.meterProvider,
+      telemetry: openTelemetry({ meterProvider: recording.meterProvider }),
     });
     await v.verify(delivery());
     await settled(v.verify(delivery()));
@@ -202,7 +205,7 @@ describe("the span is parented on the caller's active span", () => {
     const v = createWebhookVerifier({
       webhookSecret: SECRET,
       now: () => NOW_MS,
-      tracerProvider: recording.tracerProvider,
+      telemetry: openTelemetry({ tracerProvider: recording.tracerProvider }),
     });
     await insideActiveSpan(recording.tracerProvider, "POST /webhooks", () => v.verify(delivery()));
     const [caller] = recording.spansNamed("POST /webhooks");
@@ -211,7 +214,11 @@ describe("the span is parented on the caller's active span", () => {
   });
 
   it("the Fetch handler: one span per delivery, not two, under the server's span", async () => {
-    const options = { webhookSecret: SECRET, now: () => NOW_MS, tracerProvider: recording.tracerProvider };
+    const options = {
+      webhookSecret: SECRET,
+      now: () => NOW_MS,
+      telemetry: openTelemetry({ tracerProvider: recording.tracerProvider }),
+    };
     const handle = createWebhookVerifier(options).handler(undefined, { onError: () => {} });
     const post = (input: { headers: Record<string, string>; body: string }) =>
       handle(new Request("http://127.0.0.1/webhooks", { method: "POST", ...input }));
@@ -255,7 +262,8 @@ describe("a delivery from the simulator, over real HTTP, to the Node handler", (
 
   it("is one webhooks.verify span, accepted with the simulator's webhook-id, under the server's span", async () => {
     const { tracerProvider } = recording;
-    const handle = createWebhookVerifier({ webhookSecret: SECRET, tracerProvider }).nodeHandler();
+    const telemetry = openTelemetry({ tracerProvider });
+    const handle = createWebhookVerifier({ webhookSecret: SECRET, telemetry }).nodeHandler();
     // What a user's server instrumentation does: each request runs inside its SERVER span.
     const tracer = tracerProvider.getTracer("server-instrumentation");
     const server = createServer((req, res) =>
@@ -308,8 +316,10 @@ describe("never the body, a header value other than webhook-id, the signature, o
     const v = createWebhookVerifier({
       webhookSecret: [OTHER_SECRET, SECRET],
       now: () => NOW_MS,
-      tracerProvider: recording.tracerProvider,
-      meterProvider: recording.meterProvider,
+      telemetry: openTelemetry({
+        tracerProvider: recording.tracerProvider,
+        meterProvider: recording.meterProvider,
+      }),
     });
     const genuine = delivery();
     const stale = delivery({ id: "msg_stale", seconds: NOW_S - 3600 });
@@ -336,14 +346,15 @@ describe("never the body, a header value other than webhook-id, the signature, o
   });
 
   it("a webhook-id that carries the secret (a prober's guess, an echo) is redacted", async () => {
-    const v = createWebhookVerifier({ webhookSecret: SECRET, tracerProvider: recording.tracerProvider });
+    const telemetry = openTelemetry({ tracerProvider: recording.tracerProvider });
+    const v = createWebhookVerifier({ webhookSecret: SECRET, telemetry });
     await settled(v.verify(delivery({ id: `msg_${SECRET}` })));
     expect(recording.spans()[0]?.attributes["promo_review.webhook.id"]).toBe("msg_[REDACTED]");
     expect((await recording.everyString()).filter((s) => s.includes(SECRET.slice(6)))).toEqual([]);
   });
 });
 
-describe("without a provider no span or metric code runs", () => {
+describe("without telemetry no span or metric code runs", () => {
   it("nothing touches OpenTelemetry's globals: a registered provider and context manager that throw", async () => {
     const touched: string[] = [];
     const throwingProvider = {
@@ -385,11 +396,12 @@ describe("without a provider no span or metric code runs", () => {
     expect(touched).toEqual([]);
   });
 
-  it("the one-shot verifyWebhook traces when given a provider, and does not share that verifier", async () => {
+  it("the one-shot verifyWebhook traces when given telemetry, and does not share that verifier", async () => {
     const options = { webhookSecret: SECRET, now: () => NOW_MS };
-    await verifyWebhook(delivery(), { ...options, tracerProvider: recording.tracerProvider });
+    const telemetry = openTelemetry({ tracerProvider: recording.tracerProvider });
+    await verifyWebhook(delivery(), { ...options, telemetry });
     await verifyWebhook(delivery(), options);
-    await verifyWebhook(delivery(), { ...options, tracerProvider: recording.tracerProvider });
+    await verifyWebhook(delivery(), { ...options, telemetry });
     expect(recording.spansNamed("webhooks.verify")).toHaveLength(2);
   });
 });
@@ -401,7 +413,7 @@ describe("the instrumentation scope", () => {
     await createWebhookVerifier({
       webhookSecret: SECRET,
       now: () => NOW_MS,
-      tracerProvider: recording.tracerProvider,
+      telemetry: openTelemetry({ tracerProvider: recording.tracerProvider }),
     }).verify(delivery());
     expect(recording.spans()[0]?.instrumentationScope).toMatchObject({
       name: "@promo-review/webhook-verify",

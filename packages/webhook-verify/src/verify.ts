@@ -1,4 +1,4 @@
-import type { MeterProviderLike, TelemetryOptions, TracerProviderLike } from "@promo-review/errors/telemetry";
+import type { Observer } from "@promo-review/errors/observe";
 import { checkSignature, claimOnce, type VerifiedSignature, type WebhookInput } from "./check-signature.js";
 import type { CryptoBackend } from "./crypto-backend.js";
 import { type PayloadWarning, parsePayload, type WebhookEvent } from "./payload.js";
@@ -8,7 +8,7 @@ import { parseSecrets, type WebhookSecret } from "./secrets.js";
 import { deliveryTracing } from "./tracing.js";
 
 /** Options of a verifier. */
-export interface WebhookVerifierOptions extends TelemetryOptions {
+export interface WebhookVerifierOptions {
   /**
    * The endpoint's secret, or several during a rotation: `whsec_<base64>` for `v1` (HMAC-SHA256),
    * `whpk_<base64>` for `v1a` (Ed25519 public key), or raw key bytes. May be empty when `schemes` is given.
@@ -33,15 +33,14 @@ export interface WebhookVerifierOptions extends TelemetryOptions {
    */
   onWarning?: (warning: PayloadWarning) => void;
   /**
-   * An OpenTelemetry `TracerProvider`: one INTERNAL span `webhooks.verify` per delivery (through
-   * `verify`, `verifyDelivery` and the handlers; `webhooks.verifySignature` for `verifySignature`),
-   * under the caller's active span, with `promo_review.webhook.id`, `.event_type`, `.outcome`
-   * (`accepted`, `duplicate`, `refused`, `failed`) and `.reason`. Never the body, the signature or
-   * another header's value.
+   * What observes each delivery: one operation `webhooks.verify` per delivery (through `verify`,
+   * `verifyDelivery` and the handlers; `webhooks.verifySignature` for `verifySignature`), and its
+   * outcome (`accepted`, `duplicate`, `refused` with its reason, `failed`), `webhook-id` and event type.
+   * `openTelemetry({ tracerProvider, meterProvider })` from `@promo-review/opentelemetry` makes of it a
+   * span under the caller's active span and the counter `promo_review.webhook.deliveries`. Never the
+   * body, the signature or another header's value. Default: none, and no observation code runs.
    */
-  tracerProvider?: TracerProviderLike | undefined;
-  /** An OpenTelemetry `MeterProvider`: the counter `promo_review.webhook.deliveries`, by outcome and reason. */
-  meterProvider?: MeterProviderLike | undefined;
+  telemetry?: Observer | undefined;
 }
 
 export type { VerifiedSignature, WebhookInput };

@@ -102,6 +102,22 @@ const page = await links.capture("https://example.com/spring-offer");
 assert.equal(page.fileFormat, "image");
 assert.ok(page.uploadId);
 `,
+  "@promo-review/opentelemetry": `
+import assert from "node:assert/strict";
+import { openTelemetry } from "@promo-review/opentelemetry";
+// A provider by shape: the package imports no @opentelemetry/api, so none is installed here.
+const started = [];
+const span = {
+  spanContext: () => ({ traceId: "1".repeat(32), spanId: "2".repeat(16), traceFlags: 1 }),
+  setAttributes() {}, addEvent() {}, setStatus() {}, end() {}, isRecording: () => true,
+};
+const tracerProvider = { getTracer: (scope) => ({ startSpan: (name) => (started.push([scope, name]), span) }) };
+const telemetry = openTelemetry({ tracerProvider });
+const source = { name: "@promo-review/example", version: "1.0.0" };
+const operation = telemetry.operationStarted({ name: "promotions.get", source, redact: String });
+telemetry.operationEnded(operation, { correlationId: "c-1" });
+assert.deepEqual(started, [["@promo-review/example", "promotions.get"]]);
+`,
   "@promo-review/sdk": `
 import assert from "node:assert/strict";
 import { createClient, NotFoundError } from "@promo-review/sdk";
@@ -147,6 +163,7 @@ export const CJS_EXPORT: Record<string, string> = {
   "@promo-review/webhook-verify": "createWebhookVerifier",
   "@promo-review/promotions-core": "createPromotionsClient",
   "@promo-review/link-capture": "createLinkCapture",
+  "@promo-review/opentelemetry": "openTelemetry",
   "@promo-review/sdk": "createClient",
   "@promo-review/cli": "run",
 };
@@ -165,6 +182,7 @@ export const ALLOWED_DEPENDENCIES: Record<string, string[]> = {
   "@promo-review/webhook-verify": ["@promo-review/errors", "valibot", "eventemitter3"],
   "@promo-review/promotions-core": ["@promo-review/errors", "@promo-review/http", "ky", "valibot"],
   "@promo-review/simulator": [],
+  "@promo-review/opentelemetry": ["@promo-review/errors"],
 };
 
 /** What must never arrive with a package, whatever it declares (the promises of issue 9). */

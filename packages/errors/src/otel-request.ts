@@ -1,21 +1,14 @@
 /**
- * The client's OpenTelemetry: a CLIENT span and a `http.client.request.duration` point per request
- * sent on the wire (each redirect hop is one, as OpenTelemetry's stable HTTP client conventions say),
- * and our own events and counters (budget waits, retries, 429s). Built only when the client has
- * telemetry: without a provider none of this runs.
- * @packageDocumentation
+ * A request in OpenTelemetry's words: a CLIENT span and a `http.client.request.duration` point per
+ * request sent on the wire (each redirect hop is one, as OpenTelemetry's stable HTTP client
+ * conventions say), and our own events and counters (budget waits, retries, 429s), from what the
+ * pipeline publishes through the observation seam (`observe.ts`).
  */
-import { type PromoReviewError, REDACTED } from "@promo-review/errors";
-import {
-  errorType,
-  type OtelAttributes,
-  SPAN_KIND,
-  type Telemetry,
-  type TracedSpan,
-  traceparentOf,
-} from "@promo-review/errors/telemetry";
-import type { BudgetAdmission } from "./budget.js";
-import type { OriginPolicy } from "./origin.js";
+import type { AttemptObserver, PublishedError, RequestObserver } from "./observe.js";
+import { type OtelAttributes, SPAN_KIND } from "./otel-shape.js";
+import { REDACTED } from "./redact.js";
+import type { Telemetry } from "./telemetry.js";
+import { errorType, type TracedSpan, traceparentOf } from "./traced-span.js";
 
 // The conventions' known methods (RFC 9110, PATCH, QUERY); any other is `_OTHER`.
 const KNOWN = /^(?:CONNECT|DELETE|GET|HEAD|OPTIONS|PATCH|POST|PUT|QUERY|TRACE)$/;
@@ -67,38 +60,20 @@ export interface RequestTraceOptions {
   urlTemplate?: string | undefined;
   /** The operation span: the parent of every CLIENT span, and where our events go. */
   operation?: TracedSpan | undefined;
-  /** Send `traceparent` to the configured origins. */
+  /** Return `traceparent` for each request sent (the pipeline adds it only for its own origins). */
   propagate: boolean;
-  policy: OriginPolicy;
 }
 
-/** One attempt being traced: its hops on the wire, then its outcome. */
-export interface AttemptTrace {
-  /**
-   * A request leaves now for `url` (after the budget's wait): starts its CLIENT span and returns the
-   * headers to add (`traceparent`, when asked for and `url` is a configured origin).
-   */
-  hop(url: string, waited?: BudgetAdmission["waited"]): Record<string, string> | undefined;
-  /** The hop's answer arrived with `status`. */
-  answered(status: number): void;
-  /** The hop's answer was a redirect being followed: its span ends (the next hop is a resend). */
-  followed(): void;
-  /** The attempt has its outcome (body read, or failed). A failure's span stays open for `retrying`. */
-  ended(error?: PromoReviewError): void;
-  /** The failed attempt is retried after `delayMs`. */
-  retrying(error: PromoReviewError, delayMs: number, attempt: number): void;
-}
-
-/** One request being traced across its attempts and hops. */
-export interface RequestTrace {
-  attempt(): AttemptTrace;
-  /** The request is over: a failed last attempt's span ends. */
-  finished(): void;
-}
-
-/** Starts tracing one request on `telemetry`. */
-export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions): RequestTrace {
-  const { operation, policy } = options;
+/**
+ * Starts tracing one request on `telemetry`. Each hop's span starts when it is `sent`, ends when it was
+ * `redirected` or the attempt `ended`; a failed attempt's span stays open until `retrying` (the retry's
+ * event goes on it when there is no operation) or the request `ended`.
+ */
+export function traceRequest(
+  telemetry: Telemetry,
+  options: RequestTraceOptions,
+): Required<RequestObserver> & { attemptStarted(attempt: number): Required<AttemptObserver> } {
+  const { operation } = options;
   const known = KNOWN.test(options.method);
   const method = known ? options.method : "_OTHER";
   const template = options.urlTemplate ?? literalTemplate(options.path);
@@ -107,14 +82,14 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
   let sent = 0;
   // The last failed attempt: its span is kept open until we know whether a retry follows (the retry's
   // event goes on it when there is no operation), its attributes for the retry counter.
-  let failed: { span: TracedSpan | undefined; error: PromoReviewError; metric: OtelAttributes } | undefined;
+  let failed: { span: TracedSpan | undefined; error: PublishedError; metric: OtelAttributes } | undefined;
   const closeFailed = () => {
     failed?.span?.end(failed.error);
     failed = undefined;
   };
 
   return {
-    attempt() {
+    attemptStarted() {
       let span: TracedSpan | undefined;
       let metric: OtelAttributes = {};
       let status: number | undefined;
@@ -124,7 +99,7 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
       // where a redirect led.
       let hops = 0;
       // Records the hop's duration point; `span` is then ended (or kept for `retrying`) by the caller.
-      const finish = (error?: PromoReviewError) => {
+      const finish = (error?: PublishedError) => {
         // Every failure is one of our errors, its `code` the `error.type` (a status the request
         // `expect`s is an answer, never an error, whatever its number).
         const type = error && errorType(error);
@@ -142,7 +117,7 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
         return ended;
       };
       return {
-        hop(url, waited) {
+        sent({ url, waited }) {
           const target = new URL(url);
           const port = Number(target.port) || (target.protocol === "https:" ? 443 : 80);
           metric = {
@@ -175,12 +150,6 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
             });
           }
           if (!options.propagate || !span) return undefined;
-          // The hop was checked before sending; checked again here so that no path ever carries it elsewhere.
-          try {
-            policy.check(url, { method: options.method });
-          } catch {
-            return undefined;
-          }
           const traceparent = traceparentOf(span);
           return traceparent ? { traceparent } : undefined;
         },
@@ -188,10 +157,10 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
           status = answer;
           if (answer === 429) telemetry.add("promo_review.http.rate_limited", RATE_LIMITED, 1, metric);
         },
-        followed() {
+        redirected() {
           finish()?.end();
         },
-        ended(error) {
+        ended({ error }) {
           // Nothing left the client (refused, or the budget's wait failed): no request to report.
           if (started === undefined) return;
           const kept = metric;
@@ -199,7 +168,7 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
           if (error) failed = { span: ended, error, metric: kept };
           else ended?.end();
         },
-        retrying(error, delayMs, attempt) {
+        retrying({ error, delayMs, attempt }) {
           const type = errorType(error);
           const retryAfter = error.retryAfterMs !== undefined && error.retryAfterMs === delayMs;
           (operation ?? failed?.span)?.event("promo_review.retry", {
@@ -214,7 +183,7 @@ export function traceRequest(telemetry: Telemetry, options: RequestTraceOptions)
         },
       };
     },
-    finished() {
+    ended() {
       // After a failure, `finished` comes only when no retry follows: that span ends with its error now.
       closeFailed();
     },

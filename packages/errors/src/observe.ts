@@ -1,0 +1,237 @@
+/**
+ * The observation seam: what the SDK's packages publish as it happens (an operation, a request and
+ * its attempts, a retry, a wait for the rate budget), as plain data, to an {@link Observer} a user
+ * passes as a client's `telemetry` option. The logger, the hooks and the OpenTelemetry adapter
+ * (`@promo-review/opentelemetry`) all consume it; the packages know none of their names.
+ *
+ * Every callback is optional and every caller writes `observer?.operationStarted?.(...)`: a client
+ * given no observer runs no observation code beyond those checks, so a bundle that imports no
+ * adapter carries only this seam's few bytes.
+ * @packageDocumentation
+ */
+import type { Redactor } from "./redact.js";
+
+declare const operationMark: unique symbol;
+
+/**
+ * An operation under way, as the observer that started it returned it. Opaque to the packages:
+ * they only hand it on, as the `parent` of what happens inside it (its requests, its budget waits,
+ * the operations it runs), so that an observer nests them without any context API in the packages.
+ */
+export interface ObservedOperation {
+  readonly [operationMark]: true;
+}
+
+/** The package that publishes an event: its npm name and version. */
+export interface ObservationSource {
+  readonly name: string;
+  readonly version: string;
+}
+
+/** What every event that starts something says: who publishes it and how that client redacts. */
+export interface ObservationOrigin {
+  source: ObservationSource;
+  /**
+   * The publishing client's redactor (its credentials and every signature-like value): an observer
+   * passes every string it keeps or shows through it.
+   */
+  redact: Redactor;
+}
+
+/** A fact about an operation: an id, a count, a flag. `undefined` means "not known" and is left out. */
+export type ObservedValue = string | number | boolean | readonly string[] | undefined;
+
+/** An operation starts: `promotions.create`, `uploads.upload`, ... */
+export interface OperationStart extends ObservationOrigin {
+  /** `<client>.<method>`, as the user calls it: `promotions.create`. */
+  name: string;
+  /**
+   * What the operation acts on, under camelCase keys the observer names in its own vocabulary
+   * (`promotionId`, `versionId`; a dot groups: `upload.format`).
+   */
+  details?: Record<string, ObservedValue> | undefined;
+  /** The operation this one runs inside (a facade's flow), when it has one. */
+  parent?: ObservedOperation | undefined;
+}
+
+/** An operation ended: with its result's correlation id, or with the error it threw. */
+export interface OperationEnd {
+  /** The correlation id of the answer (or of the error) the operation ended with, when it has one. */
+  correlationId?: string | undefined;
+  /** What the operation threw; absent when it succeeded. */
+  error?: unknown;
+}
+
+/** Why a request waited for the rate budget before it left, and how long. */
+export interface BudgetWaited {
+  ms: number;
+  /** `window`: the rule's window was full; `paused`: a 429's `Retry-After` paused the key. */
+  reason: "window" | "paused";
+}
+
+/** A request starts (before its first attempt): one call of `HttpClient.request`. */
+export interface RequestStart extends ObservationOrigin {
+  /** Upper-case: `GET`, `POST`, ... */
+  method: string;
+  /** The path as the caller gave it (relative, or a service-given URL such as a `statusUrl`). */
+  path: string;
+  /** The resolved URL, through the client's redactor. */
+  url: string;
+  /** The path's template as the spec writes it (`/v1/promotions/{promotionId}`), when the caller knows it. */
+  urlTemplate?: string | undefined;
+  /** The `X-Correlation-ID` every attempt sends. */
+  correlationId: string;
+  /** The operation the request belongs to. */
+  parent?: ObservedOperation | undefined;
+}
+
+/** A request ended: answered, or failed for good. */
+export interface RequestEnd {
+  status?: number | undefined;
+  error?: PublishedError | undefined;
+  attempts: number;
+}
+
+/**
+ * An error as the packages publish it: the SDK's typed errors carry these fields (`PromoReviewError`),
+ * declared by shape so that the seam imports none of the error classes.
+ */
+export interface PublishedError {
+  readonly code: string;
+  readonly status?: number | undefined;
+  /** The wait the service asked for (`Retry-After`), in ms. */
+  readonly retryAfterMs?: number | undefined;
+}
+
+/** What an observer follows of one request: its attempts, then its end. */
+export interface RequestObserver {
+  /** Attempt `attempt` (1 for the first) begins; what observes it. */
+  attemptStarted?(attempt: number): AttemptObserver | undefined;
+  /** The request is over: answered, or failed with no retry to follow. */
+  ended?(end: RequestEnd): void;
+}
+
+/** One request on the wire: the attempt's first, or a redirect hop. */
+export interface SentRequest {
+  /** Its URL (a hop's is where the redirect led), through the client's redactor. */
+  url: string;
+  /** Why and how long it waited for the rate budget before leaving, when it did. */
+  waited?: BudgetWaited | undefined;
+}
+
+/** What an observer follows of one attempt: each request it puts on the wire, then its outcome. */
+export interface AttemptObserver {
+  /**
+   * A request of this attempt leaves now (after the budget's wait): the first, then each redirect hop.
+   * May return headers to add to it (a trace context); the pipeline sends them only to the origins it
+   * trusts with its credentials.
+   */
+  sent?(request: SentRequest): Record<string, string> | undefined;
+  /** The request on the wire was answered with `status`. */
+  answered?(status: number): void;
+  /** That answer was a redirect, followed: the next `sent` is its hop. */
+  redirected?(): void;
+  /** The attempt has its outcome: `status` when the service answered, `error` when it failed. */
+  ended?(outcome: { status?: number | undefined; error?: PublishedError | undefined }): void;
+  /** The failed attempt is retried after `delayMs`; `attempt` is the one that failed. */
+  retrying?(retry: { error: PublishedError; delayMs: number; attempt: number }): void;
+}
+
+/** Why an acquisition of the rate budget waited; `none` when it did not. */
+export type BudgetWaitReason = "window" | "paused" | "none";
+
+/** An acquisition of the rate budget ended: every one, whether it waited or not. */
+export interface BudgetAcquisition extends ObservationOrigin {
+  /** The rule that held the request (of those it is under, the tightest): `shared`, `links`. */
+  rule: string;
+  reason: BudgetWaitReason;
+  /** From the call to the admission (or the failure), in ms. */
+  ms: number;
+  /** Why it failed (aborted, refused, closed); absent when admitted. */
+  error?: unknown;
+}
+
+/** An acquisition starts to wait: its rule's window is full, or a 429 paused the key. */
+export interface BudgetWaitStart extends ObservationOrigin {
+  rule: string;
+  reason: Exclude<BudgetWaitReason, "none">;
+  /** The operation waiting (what the pipeline passed as the request's `parent`). */
+  parent?: ObservedOperation | undefined;
+  /** The wait is a resend's after a 429 whose `Retry-After` asked for this many ms. */
+  retryAfterMs?: number | undefined;
+}
+
+/** What an observer follows of one wait for the budget. */
+export interface BudgetWaitObserver {
+  /** The wait ended after `ms`: admitted, or with `error`. A pause that came during it makes `reason` `paused`. */
+  ended?(end: { ms: number; reason: Exclude<BudgetWaitReason, "none">; error?: unknown }): void;
+}
+
+/** How a webhook delivery's verification ended. */
+export interface WebhookOutcome extends ObservationOrigin {
+  /** The delivery's operation (`webhooks.verify`), as the observer started it. */
+  parent?: ObservedOperation | undefined;
+  /**
+   * `accepted`; `duplicate`, a replay of an accepted id (the sender only retried: no error);
+   * `refused`, with its `reason`; `failed`, when no verdict could be reached (the replay store failed).
+   */
+  outcome: "accepted" | "duplicate" | "refused" | "failed";
+  /** The refusal's reason (`signature`, `timestamp`, ...), for `refused`. */
+  reason?: string | undefined;
+  /** The `webhook-id`, when the delivery carried one. */
+  webhookId?: string | undefined;
+  /** The event's type, when the body was parsed. */
+  eventType?: string | undefined;
+}
+
+/**
+ * What a client's `telemetry` option takes: callbacks for what happens, every one optional. Called
+ * synchronously; an observer must not throw (the adapters of this SDK never do).
+ */
+export interface Observer {
+  /** An operation starts. Returns the handle its children take as `parent` and its end takes. */
+  operationStarted?(start: OperationStart): ObservedOperation | undefined;
+  /** The operation `operationStarted` returned `operation` for ended. */
+  operationEnded?(operation: ObservedOperation, end: OperationEnd): void;
+  /** A request starts; what follows its attempts. */
+  requestStarted?(start: RequestStart): RequestObserver | undefined;
+  /** An acquisition of the rate budget ended (the hot path: called for every request). */
+  budgetAcquired?(acquisition: BudgetAcquisition): void;
+  /** An acquisition starts waiting for the rate budget; what follows the wait. */
+  budgetWaitStarted?(wait: BudgetWaitStart): BudgetWaitObserver | undefined;
+  /** A request is sent again after a 429 (its `Retry-After` of `retryAfterMs`) without waiting. */
+  budgetResent?(resend: { parent?: ObservedOperation | undefined; retryAfterMs: number }): void;
+  /** A 429 paused the budget; `rule` is the request's, when the budget was told which request. */
+  budgetPaused?(pause: ObservationOrigin & { rule?: string | undefined }): void;
+  /** A webhook delivery was verified (before its operation ends): how it went. */
+  webhookVerified?(outcome: WebhookOutcome): void;
+}
+
+/**
+ * Runs `work` as operation `start.name` on `observer` (when it follows operations): the handle goes
+ * to `work` as the parent of what it does, and the operation ends when `work` settles, with the
+ * result's or the error's `correlationId`. Without an observer it just runs `work`.
+ */
+export async function observed<T>(
+  observer: Observer | undefined,
+  start: OperationStart,
+  work: (operation: ObservedOperation | undefined) => Promise<T>,
+): Promise<T> {
+  const operation = observer?.operationStarted?.(start);
+  if (!operation) return work(undefined);
+  const ended = (outcome: unknown, error?: unknown) => {
+    const correlationId = (outcome as { correlationId?: unknown } | undefined)?.correlationId;
+    observer?.operationEnded?.(operation, {
+      ...(typeof correlationId === "string" ? { correlationId } : {}),
+      ...(error !== undefined ? { error } : {}),
+    });
+  };
+  try {
+    const result = await work(operation);
+    ended(result);
+    return result;
+  } catch (error) {
+    ended(error, error);
+    throw error;
+  }
+}
