@@ -72,3 +72,19 @@ describe("sliding-window log: never more than the limit in any window", () => {
     );
   });
 });
+
+describe("a ticket settled after it left the window stays gone (it counted from its decision)", () => {
+  it("settle answers false and leaves room, though no decision looked at the log meanwhile", () => {
+    const log = new SlidingWindowLog(1, 100);
+    log.record(0, "t");
+    expect(log.settle("t", 100)).toBe(false);
+    expect(log.waitMs(100)).toBe(0);
+  });
+
+  it("a ticket still inside the window is settled: it counts from then on", () => {
+    const log = new SlidingWindowLog(1, 100);
+    log.record(0, "t");
+    expect(log.settle("t", 99)).toBe(true);
+    expect(log.waitMs(150)).toBe(49);
+  });
+});

@@ -103,6 +103,10 @@ export class SlidingWindowLog {
    * ticket is unknown: settled already, or expired (it then counted from its decision time).
    */
   settle(ticket: string, now: number): boolean {
+    // A ticket that has left the window (counted from its decision) stays gone, whether or not a
+    // decision has looked at this log since: without this, a log rebuilt from a store's saved state
+    // (Deno KV, a Durable Object) would bring it back at `now` where the memory store would not.
+    this.#expire(now);
     const index = this.#pending.findIndex((p) => p.ticket === ticket);
     if (index === -1) return false;
     this.#pending.splice(index, 1);
