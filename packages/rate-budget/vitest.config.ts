@@ -15,7 +15,6 @@ export default defineConfig(
       "src/budget-object.ts",
       "src/cloudflare.ts",
       "src/durable-object-store.ts",
-      "src/durable-object-types.ts",
     ],
   }),
 );
