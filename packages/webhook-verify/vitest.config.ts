@@ -11,7 +11,6 @@ export default defineConfig(
     coverageExclude: [
       "src/cloudflare.ts",
       "src/durable-object-store.ts",
-      "src/durable-object-types.ts",
       "src/replay-object.ts",
     ],
   }),
