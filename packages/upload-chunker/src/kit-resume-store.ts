@@ -7,9 +7,7 @@
 import type { Store } from "@promo-review/store";
 import { parseResumeRecord } from "./stored-record.js";
 import type { ResumeStore } from "./types.js";
-
-/** How long a resume point outlives its last write by default: a week. */
-export const DEFAULT_RESUME_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+import { DEFAULT_RESUME_TTL_MS } from "./web-storage-store.js";
 
 /** Whether `store` is a store of the kit (it claims and takes) rather than a {@link ResumeStore}. */
 export function isKitStore(store: ResumeStore | Store): store is Store {
