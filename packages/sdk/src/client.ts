@@ -39,7 +39,7 @@ export interface ClientConfig extends SettingsInput, TelemetryOptions {
    * points. Default `memoryStore()` (this process). Pass `redisStore(client)` from
    * `@promo-review/sdk/redis`, `durableObjectStore(env.PROMO_REVIEW_STATE)` from
    * `@promo-review/sdk/cloudflare`, `denoKvStore(kv)` from `@promo-review/sdk/deno` (or your own
-   * adapter through `sharedStore`) and every process using it shares all three. `rateBudget`,
+   * adapter through `sharedStore` of `@promo-review/store`) and every process using it shares all three. `rateBudget`,
    * `replayStore` and `resumeStore`, when given, win for their part.
    */
   store?: Store | undefined;

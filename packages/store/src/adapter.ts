@@ -2,7 +2,7 @@
  * The one interface a backend implements: the shared state the client's three promises need. A
  * webhook handled once needs an atomic claim with expiry; one budget per key needs the exact
  * sliding-window operation; an upload that survives a restart needs a value with expiry. An adapter
- * only talks to its backend: {@link sharedStore} adds the deadline, the outage state, the probe and
+ * only talks to its backend: `sharedStore` adds the deadline, the outage state, the probe and
  * failing closed or open, the same for every backend.
  */
 import type { Decision, StoreWindow } from "./window.js";
@@ -24,7 +24,7 @@ export type StoreFamily = "window" | "claim" | "value";
 
 /**
  * A backend for shared state. Every method answers with a promise and may reject on any failure;
- * none needs its own timer (the {@link StoreCall}'s deadline is kept by {@link sharedStore}). Keys
+ * none needs its own timer (the {@link StoreCall}'s deadline is kept by `sharedStore`). Keys
  * are opaque strings chosen by the packages; an adapter prefixes them per family as it likes, so the
  * three families never meet.
  */

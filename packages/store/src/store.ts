@@ -3,7 +3,7 @@ import type { Decision, StoreWindow } from "./window.js";
 /**
  * The shared state one client keeps, as the packages use it: `createRateBudget`, `createWebhookVerifier`
  * and `createUploader` (and `createClient`, for all three) each take one. Made by {@link memoryStore}
- * (one process, the default), or over a backend's {@link StoreAdapter} by {@link sharedStore}
+ * (one process, the default), or over a backend's {@link StoreAdapter} by `sharedStore`
  * (`redisStore`, `durableObjectStore`, `denoKvStore`, or your own), which gives every call a deadline
  * and fails closed or open as chosen.
  */
