@@ -5,13 +5,19 @@
  * built-in and no Redis client.
  * @packageDocumentation
  */
+
+export {
+  MemoryStore,
+  type MemoryStoreOptions,
+  SlidingWindowLog,
+  type WindowLogSnapshot,
+} from "@promo-review/store";
 export { createRateBudget, RateBudget } from "./budget.js";
 export type { Waited, WaitReason } from "./budget-telemetry.js";
 export { type Clock, systemClock } from "./clock.js";
 export { BUDGET_CODES } from "./errors.js";
 export { budgetedFetch } from "./fetch.js";
 export { keyIdOf } from "./key-id.js";
-export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
 export {
   type BudgetRequest,
   type BudgetRule,
@@ -20,7 +26,6 @@ export {
   type RouteTarget,
   type WindowSpec,
 } from "./rules.js";
-export { SlidingWindowLog, type WindowLogSnapshot } from "./sliding-window.js";
 export type { BudgetStore, Decision } from "./store.js";
 export type {
   AcquireOptions,

@@ -95,6 +95,15 @@ export {
   type RateBudget,
   type RateBudgetOptions,
 } from "@promo-review/rate-budget";
+// `sharedStore` (your own backend) is imported from @promo-review/store: the facade's bundle does not
+// carry the shared-store helper for users of memory.
+export {
+  memoryStore,
+  type SharedStoreOptions,
+  type Store,
+  type StoreAdapter,
+  type StoreCall,
+} from "@promo-review/store";
 export {
   formatOf,
   type UploadProgress,
