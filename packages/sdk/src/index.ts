@@ -104,24 +104,6 @@ export {
 } from "@promo-review/upload-chunker";
 export type { EvaluationCompletedEvent, EvaluationIssue, WebhookEvent } from "@promo-review/webhook-verify";
 export {
-  BATCH_ID_METADATA,
-  type BatchItem,
-  ITEM_KEY_METADATA,
-  MAX_ITEM_METADATA_KEYS,
-} from "./batch/items.js";
-export {
-  type BatchTotals,
-  checkManifest,
-  type ManifestCheck,
-  type ManifestEntry,
-  type ManifestFormat,
-  type ManifestOptions,
-  readManifest,
-  summarise,
-} from "./batch/manifest.js";
-export { describeProblem, type ManifestProblem } from "./batch/manifest-problem.js";
-export type { TextSource } from "./batch/text-lines.js";
-export {
   type ClientConfig,
   createClient,
   type Links,
