@@ -21,4 +21,12 @@ export {
   summarise,
 } from "./batch/manifest.js";
 export { describeProblem, type ManifestProblem } from "./batch/manifest-problem.js";
+export {
+  type BatchPlan,
+  type BudgetPlan,
+  describePlan,
+  type PlannedRequest,
+  type PlanOptions,
+  planBatch,
+} from "./batch/plan.js";
 export type { TextSource } from "./batch/text-lines.js";
