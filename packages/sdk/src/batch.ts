@@ -44,6 +44,7 @@ export {
   summarise,
 } from "./batch/manifest.js";
 export { describeProblem, type ManifestProblem } from "./batch/manifest-problem.js";
+export { type ItemReport, reportOf } from "./batch/outcome.js";
 export {
   type BatchPlan,
   type BudgetPlan,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JournalRecord } from "./journal.js";
 import { readState, stepName } from "./journal-state.js";
+import { reportOf } from "./outcome.js";
 
 async function* from(records: JournalRecord[]) {
   yield* records;
@@ -78,5 +79,33 @@ describe("a visible step with an intent and no outcome is ambiguous; any other i
     );
     expect(state.items.get("a")?.ambiguous).toEqual({ step: "create" });
     expect(stepName({ step: "upload", index: 2 })).toBe("upload:2");
+  });
+});
+
+describe("a report tells where each item stands", () => {
+  it("is ambiguous, failed, done or unfinished, with the ids it has", async () => {
+    const error = { code: "SERVICE_ERROR", message: "down" };
+    const state = await readState(
+      from([
+        { type: "intent", key: "a", step: "create", at },
+        { type: "intent", key: "b", step: "create", at },
+        { type: "failed", key: "b", step: "create", at, error },
+        { type: "intent", key: "c", step: "create", at },
+        { type: "done", key: "c", step: "create", at, ids: { promotionId: "p", versionId: "v" } },
+        { type: "intent", key: "c", step: "evaluate", at },
+        { type: "done", key: "c", step: "evaluate", at, ids: { evaluationId: "e" } },
+        { type: "intent", key: "d", step: "upload", index: 0, at },
+      ]),
+    );
+    const reports = [...state.items.values()].map(reportOf);
+    expect(reports.map((r) => [r.key, r.status])).toEqual([
+      ["a", "ambiguous"],
+      ["b", "failed"],
+      ["c", "done"],
+      ["d", "unfinished"],
+    ]);
+    expect(reports[0]!.ambiguous).toEqual({ step: "create" });
+    expect(reports[1]!.error).toMatchObject({ step: "create", code: "SERVICE_ERROR" });
+    expect(reports[2]).toMatchObject({ promotionId: "p", versionId: "v", evaluationId: "e" });
   });
 });

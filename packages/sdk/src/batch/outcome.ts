@@ -41,3 +41,24 @@ export function outcomeOf(state: ItemState, status: BatchOutcome["status"]): Bat
     ambiguous: status === "ambiguous" ? state.ambiguous : undefined,
   };
 }
+
+/** Where an item stands in a journal, for a report: an outcome, or `unfinished` (steps left to run). */
+export type ItemReport = Omit<BatchOutcome, "status" | "fromJournal"> & {
+  status: BatchOutcome["status"] | "unfinished";
+};
+
+/**
+ * What the journal says of an item: `ambiguous` while a visible step is open, `failed` while its last
+ * failure stands, `done` once created with no step open (the journal does not know which steps the
+ * manifest asked for: a re-run finishes them), else `unfinished`.
+ */
+export function reportOf(state: ItemState): ItemReport {
+  const status = state.ambiguous
+    ? "ambiguous"
+    : state.failed
+      ? "failed"
+      : state.done["create"] && !state.interrupted
+        ? "done"
+        : "unfinished";
+  return { ...outcomeOf(state, status === "unfinished" ? "done" : status), status };
+}
