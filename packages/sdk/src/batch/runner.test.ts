@@ -248,6 +248,22 @@ describe("two runners never both run a journal's items", () => {
   });
 });
 
+describe("a run stops when its signal aborts, and gives the journal back", () => {
+  it("rejects with the reason, sends nothing more, and a next run takes the journal at once", async () => {
+    const { client, created } = recordingClient();
+    const journal = freshJournal();
+    const stop = new AbortController();
+    stop.abort(new Error("stopped by the user"));
+    await expect(runAll(client, [textItem("a")], { journal, signal: stop.signal })).rejects.toThrow(
+      "stopped by the user",
+    );
+    expect(created).toEqual([]);
+    const outcomes = await runAll(client, [textItem("a")], { journal });
+    expect(outcomes.map((o) => o.status)).toEqual(["done"]);
+    await journal.close();
+  });
+});
+
 describe("items run at most `concurrency` at once, each outcome as it finishes", () => {
   it("holds at most that many, pulling the next only when a slot frees", async () => {
     let running = 0;

@@ -72,7 +72,16 @@ export function createBatch(parts: BatchParts): Batch {
         waitMs: options.leaseWaitMs,
         signal: options.signal,
       });
-      const signal = options.signal ? AbortSignal.any([options.signal, lease.signal]) : lease.signal;
+      // One signal for the run: the caller's, or the lease's once lost. A controller that listens to
+      // both, not AbortSignal.any, as the house rule is (http's deadline.ts says why).
+      const stop = new AbortController();
+      const sources = [options.signal, lease.signal].filter((source) => source !== undefined);
+      const onAbort = (event: Event) => stop.abort((event.target as AbortSignal).reason);
+      for (const source of sources) {
+        if (source.aborted) stop.abort(source.reason);
+        else source.addEventListener("abort", onAbort, { once: true });
+      }
+      const signal = stop.signal;
       const meter = new BatchProgressMeter(options.total);
       const stopListening = parts.onBudgetWait?.((event) => {
         meter.waited(event.budgets, event.waitMs);
@@ -93,6 +102,7 @@ export function createBatch(parts: BatchParts): Batch {
           yield outcome;
         }
       } finally {
+        for (const source of sources) source.removeEventListener("abort", onAbort);
         stopListening?.();
         await lease.release();
       }
