@@ -3,7 +3,7 @@
  * with SIGKILL at random moments, then is run again until the batch is done. Counted from the
  * simulator's own request log: no promotion created twice unless its creation was reported ambiguous,
  * no item lost, no upload sent again from its first byte, and the final report matching the
- * manifest. A handful of kills here; the 200-kill campaign runs the same loop longer.
+ * manifest. A handful of kills here; `PROMO_BATCH_KILLS=200` runs the same loop as the campaign.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -18,8 +18,10 @@ import { buildBinInto } from "../../test/support/built-bin.js";
 import { simulatorEnv } from "../../test/support/io.js";
 import { samplePdf } from "../sample-pdf.js";
 
-const KILLS = 5;
-const ITEMS = 8;
+/** Kills per run: a handful in the unit suite; `PROMO_BATCH_KILLS=200` runs the campaign. */
+const KILLS = Number(process.env["PROMO_BATCH_KILLS"] ?? 5);
+/** Items in the manifest (`PROMO_BATCH_ITEMS=50` for the campaign's manifest). */
+const ITEMS = Number(process.env["PROMO_BATCH_ITEMS"] ?? 8);
 let sim: Simulator;
 let dir: string;
 let bin: string;
@@ -103,94 +105,100 @@ const outcomesOf = (stdout: string) =>
     .map((line) => JSON.parse(line) as { key: string; status: string; ambiguousStep: string });
 
 describe("batch run survives SIGKILL at any moment", () => {
-  it(`finishes after ${KILLS} kills, creating nothing twice that was not reported ambiguous`, async () => {
-    const manifest = join(dir, "spring.jsonl");
-    writeFileSync(manifest, manifestLines().join("\n"));
-    const env = { ...simulatorEnv(sim), PATH: process.env["PATH"] };
-    const runOnce = (timeoutMs: number, ...flags: string[]) =>
-      runWithDeadline(
+  it(
+    `finishes after ${KILLS} kills, creating nothing twice that was not reported ambiguous`,
+    async () => {
+      const manifest = join(dir, "spring.jsonl");
+      writeFileSync(manifest, manifestLines().join("\n"));
+      const env = { ...simulatorEnv(sim), PATH: process.env["PATH"] };
+      const runOnce = (timeoutMs: number, ...flags: string[]) =>
+        runWithDeadline(
+          process.execPath,
+          [bin, "batch", "run", manifest, "--json", "--concurrency", "3", ...flags],
+          {
+            cwd: dir,
+            env,
+            timeoutMs,
+          },
+        );
+      // Killed runs never repeat an ambiguous step (no --retry-ambiguous): nothing they do may create twice.
+      let killed = 0;
+      for (const afterMs of fc.sample(fc.integer({ min: 0, max: 1500 }), KILLS)) {
+        const result = await runAndKill([bin, "batch", "run", manifest, "--json", "--concurrency", "3"], {
+          cwd: dir,
+          env,
+          afterMs,
+          deadlineMs: 60_000,
+        });
+        if (result.killed) killed += 1;
+      }
+      const createdByKilledRuns = sim.control
+        .requests()
+        .filter((r) => r.method === "POST" && r.path === "/v1/promotions" && r.status === 201).length;
+      // A run to the end reports every ambiguous step; only those are then repeated, on purpose.
+      const reporting = await runOnce(60_000);
+      expect(reporting.timedOut, reporting.stderr).toBe(false);
+      const ambiguous = outcomesOf(reporting.stdout)
+        .filter((outcome) => outcome.status === "ambiguous")
+        .map((outcome) => `${outcome.key} ${outcome.ambiguousStep}`);
+      expect(reporting.code).toBe(ambiguous.length > 0 ? 3 : 0);
+      if (ambiguous.length > 0) {
+        const retried = await runOnce(60_000, "--retry-ambiguous");
+        expect(retried.code, retried.stderr).toBe(0);
+      }
+      console.log(
+        `crash test: ${killed} of ${KILLS} runs killed mid-way, ${createdByKilledRuns} of ${ITEMS} promotions created before the kills ended; ambiguous steps reported: ${ambiguous.length} (${ambiguous.join(", ")})`,
+      );
+
+      const log = sim.control.requests();
+      const created = log.filter(
+        (r) => r.method === "POST" && r.path === "/v1/promotions" && r.status === 201,
+      );
+      const retriedCreations = ambiguous.filter((step) => step.endsWith(" create")).length;
+      // No item lost, none created twice unless its creation was reported ambiguous.
+      expect(created.length).toBeGreaterThanOrEqual(ITEMS);
+      expect(created.length).toBeLessThanOrEqual(ITEMS + retriedCreations);
+      // Every upload that held bytes resumed: no upload id was sent its first byte twice.
+      const firstBytes = new Map<string, number>();
+      for (const r of log.filter(
+        (r) => r.method === "PUT" && r.headers["content-range"]?.startsWith("bytes 0-"),
+      )) {
+        firstBytes.set(r.path, (firstBytes.get(r.path) ?? 0) + 1);
+      }
+      for (const [path, count] of firstBytes) expect(count, path).toBe(1);
+
+      // The final state matches the manifest: every item done, each with its own promotion.
+      const report = await runWithDeadline(
         process.execPath,
-        [bin, "batch", "run", manifest, "--json", "--concurrency", "3", ...flags],
+        [bin, "batch", "report", "--journal", `${manifest}.journal`, "--json"],
         {
           cwd: dir,
           env,
-          timeoutMs,
+          timeoutMs: 60_000,
         },
       );
-    // Killed runs never repeat an ambiguous step (no --retry-ambiguous): nothing they do may create twice.
-    let killed = 0;
-    for (const afterMs of fc.sample(fc.integer({ min: 0, max: 1500 }), KILLS)) {
-      const result = await runAndKill([bin, "batch", "run", manifest, "--json", "--concurrency", "3"], {
-        cwd: dir,
-        env,
-        afterMs,
-        deadlineMs: 60_000,
-      });
-      if (result.killed) killed += 1;
-    }
-    const createdByKilledRuns = sim.control
-      .requests()
-      .filter((r) => r.method === "POST" && r.path === "/v1/promotions" && r.status === 201).length;
-    // A run to the end reports every ambiguous step; only those are then repeated, on purpose.
-    const reporting = await runOnce(60_000);
-    expect(reporting.timedOut, reporting.stderr).toBe(false);
-    const ambiguous = outcomesOf(reporting.stdout)
-      .filter((outcome) => outcome.status === "ambiguous")
-      .map((outcome) => `${outcome.key} ${outcome.ambiguousStep}`);
-    expect(reporting.code).toBe(ambiguous.length > 0 ? 3 : 0);
-    if (ambiguous.length > 0) {
-      const retried = await runOnce(60_000, "--retry-ambiguous");
-      expect(retried.code, retried.stderr).toBe(0);
-    }
-    console.log(
-      `crash test: ${killed} of ${KILLS} runs killed mid-way, ${createdByKilledRuns} of ${ITEMS} promotions created before the kills ended; ambiguous steps reported: ${ambiguous.length} (${ambiguous.join(", ")})`,
-    );
-
-    const log = sim.control.requests();
-    const created = log.filter((r) => r.method === "POST" && r.path === "/v1/promotions" && r.status === 201);
-    const retriedCreations = ambiguous.filter((step) => step.endsWith(" create")).length;
-    // No item lost, none created twice unless its creation was reported ambiguous.
-    expect(created.length).toBeGreaterThanOrEqual(ITEMS);
-    expect(created.length).toBeLessThanOrEqual(ITEMS + retriedCreations);
-    // Every upload that held bytes resumed: no upload id was sent its first byte twice.
-    const firstBytes = new Map<string, number>();
-    for (const r of log.filter(
-      (r) => r.method === "PUT" && r.headers["content-range"]?.startsWith("bytes 0-"),
-    )) {
-      firstBytes.set(r.path, (firstBytes.get(r.path) ?? 0) + 1);
-    }
-    for (const [path, count] of firstBytes) expect(count, path).toBe(1);
-
-    // The final state matches the manifest: every item done, each with its own promotion.
-    const report = await runWithDeadline(
-      process.execPath,
-      [bin, "batch", "report", "--journal", `${manifest}.journal`, "--json"],
-      {
-        cwd: dir,
-        env,
-        timeoutMs: 60_000,
-      },
-    );
-    const items = (
-      JSON.parse(report.stdout) as {
-        items: {
-          key: string;
-          status: string;
-          promotionId: string;
-          submitStatus: string;
-          evaluationId: string;
-        }[];
+      const items = (
+        JSON.parse(report.stdout) as {
+          items: {
+            key: string;
+            status: string;
+            promotionId: string;
+            submitStatus: string;
+            evaluationId: string;
+          }[];
+        }
+      ).items;
+      expect(items.map((item) => item.key).sort()).toEqual(
+        Array.from({ length: ITEMS }, (_, i) => `item-${i}`).sort(),
+      );
+      expect(items.every((item) => item.status === "done")).toBe(true);
+      expect(new Set(items.map((item) => item.promotionId)).size).toBe(ITEMS);
+      for (const item of items) {
+        const index = Number(item.key.split("-")[1]);
+        if (index % 4 !== 3) expect(item.submitStatus, item.key).not.toBe("");
+        if (index % 4 !== 1) expect(item.evaluationId, item.key).not.toBe("");
       }
-    ).items;
-    expect(items.map((item) => item.key).sort()).toEqual(
-      Array.from({ length: ITEMS }, (_, i) => `item-${i}`).sort(),
-    );
-    expect(items.every((item) => item.status === "done")).toBe(true);
-    expect(new Set(items.map((item) => item.promotionId)).size).toBe(ITEMS);
-    for (const item of items) {
-      const index = Number(item.key.split("-")[1]);
-      if (index % 4 !== 3) expect(item.submitStatus, item.key).not.toBe("");
-      if (index % 4 !== 1) expect(item.evaluationId, item.key).not.toBe("");
-    }
-  }, 240_000);
+    },
+    240_000 + KILLS * 15_000,
+  );
 });
