@@ -4,6 +4,7 @@
  * it to the process, so tests run it in-process with captured output.
  */
 import { Command, CommanderError } from "commander";
+import { registerBatch } from "./commands/batch.js";
 import { registerCapture } from "./commands/capture.js";
 import { registerCompletion } from "./commands/completion.js";
 import { registerCreate, registerVersion } from "./commands/create.js";
@@ -16,7 +17,7 @@ import { registerSimulator } from "./commands/simulator.js";
 import { registerUpload } from "./commands/upload.js";
 import { registerWebhooks } from "./commands/webhooks.js";
 import { example } from "./context.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT, ReportedExit } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { configuredSecrets, createOutput } from "./output.js";
 import type { GlobalOptions } from "./settings.js";
@@ -91,6 +92,7 @@ export function buildProgram(io: CliIo, options: { json?: boolean; failures?: st
   registerPromotionReads(program, io);
   registerVersion(program, io);
   registerEvaluate(program, io);
+  registerBatch(program, io);
   registerReference(program, io);
   registerWebhooks(program, io);
   registerSimulator(program, io);
@@ -123,7 +125,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return EXIT.usage;
     }
     // doctor printed its own report; only its exit code is left.
-    if (error instanceof DoctorFailed) return error.exitCode;
+    if (error instanceof DoctorFailed || error instanceof ReportedExit) return error.exitCode;
     const globals = program.opts<GlobalOptions>();
     return createOutput(io, {
       json: json || Boolean(globals.json),

@@ -35,3 +35,14 @@ export function exitCodeOf(error: unknown): ExitCode {
   if (isPromoReviewError(error)) return EXIT.service;
   return EXIT.unexpected;
 }
+
+/**
+ * A command that printed its own report and only has an exit code left to give (a batch with failed
+ * items): `run` returns the code without printing anything more.
+ */
+export class ReportedExit extends Error {
+  constructor(readonly exitCode: ExitCode) {
+    super(`exit code ${exitCode}`);
+    this.name = "ReportedExit";
+  }
+}

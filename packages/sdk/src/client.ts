@@ -25,6 +25,7 @@ import type { RateBudget } from "@promo-review/rate-budget";
 import type { Store } from "@promo-review/store";
 import { createUploader, type ResumeStore, type Uploader } from "@promo-review/upload-chunker";
 import { createWebhookVerifier, type ReplayStore, type WebhookVerifier } from "@promo-review/webhook-verify";
+import { type Batch, createBatch } from "./batch/runner.js";
 import { debugEnabled, resolveSettings, type SettingsInput } from "./config.js";
 import { createFlows, type Flows } from "./flows.js";
 import { type BudgetChoice, chooseBudget } from "./shared-budget.js";
@@ -156,6 +157,11 @@ export interface PromoReviewClient {
   readonly webhooks: WebhookVerifier;
   /** The end-to-end flows: a promotion from a file, a link or text; submit and decide; evaluate and wait. */
   readonly flows: Flows;
+  /**
+   * Batches of promotions that survive a crash: `run(items, { journal, concurrency?, signal?,
+   * retryAmbiguous?, openFile?, onProgress? })` yields one outcome per item.
+   */
+  readonly batch: Batch;
 }
 
 /**
@@ -254,7 +260,19 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     hasWebhooks: Boolean(settings.webhookSecret),
     telemetry: main.telemetryFor?.({ name: "@promo-review/sdk", version: SDK_VERSION }),
   });
-  return { ...client, flows };
+  const batch = createBatch({
+    uploads,
+    links,
+    promotions,
+    onBudgetWait: budget
+      ? (listener) => {
+          const onWaiting = (event: { budgets: string[]; waitMs: number }) => listener(event);
+          budget.on("waiting", onWaiting);
+          return () => budget.off("waiting", onWaiting);
+        }
+      : undefined,
+  });
+  return { ...client, flows, batch };
 }
 
 /** A verifier whose every use says how to configure the secret, instead of failing every signature. */

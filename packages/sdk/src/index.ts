@@ -112,6 +112,9 @@ export {
   type UploadSource,
 } from "@promo-review/upload-chunker";
 export type { EvaluationCompletedEvent, EvaluationIssue, WebhookEvent } from "@promo-review/webhook-verify";
+export type { BatchOutcome } from "./batch/outcome.js";
+export type { BatchProgress } from "./batch/progress.js";
+export type { Batch, BatchRunOptions } from "./batch/runner.js";
 export {
   type ClientConfig,
   createClient,
