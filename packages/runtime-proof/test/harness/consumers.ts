@@ -19,6 +19,19 @@ assert.ok(error instanceof NotFoundError);
 assert.equal(error.correlationId, "c-1");
 assert.equal(parseRetryAfter("2"), 2000);
 `,
+  "@promo-review/store": `
+import assert from "node:assert/strict";
+import { memoryStore, sharedStore } from "@promo-review/store";
+import { redisStore } from "@promo-review/store/redis";
+import { durableObjectStore } from "@promo-review/store/cloudflare";
+import { denoKvStore } from "@promo-review/store/deno";
+const store = memoryStore();
+assert.equal(await store.claim("msg_1", 1000), true);
+assert.equal(await store.claim("msg_1", 1000), false);
+assert.deepEqual(store.take("k", [{ id: "w", limit: 1, windowMs: 1000 }]), { ok: true });
+assert.equal(typeof sharedStore, "function");
+for (const made of [redisStore, durableObjectStore, denoKvStore]) assert.equal(typeof made, "function");
+`,
   "@promo-review/http": `
 import assert from "node:assert/strict";
 import { AuthenticationError } from "@promo-review/errors";
@@ -157,6 +170,7 @@ assert.ok(JSON.parse(out).channels.length > 0);
 export const CJS_EXPORT: Record<string, string> = {
   "@promo-review/errors": "isPromoReviewError",
   "@promo-review/http": "createHttpClient",
+  "@promo-review/store": "memoryStore",
   "@promo-review/rate-budget": "createRateBudget",
   "@promo-review/simulator": "startSimulator",
   "@promo-review/upload-chunker": "createUploader",
@@ -176,10 +190,18 @@ export const CJS_EXPORT: Record<string, string> = {
 export const ALLOWED_DEPENDENCIES: Record<string, string[]> = {
   "@promo-review/errors": [],
   "@promo-review/http": ["@promo-review/errors", "ky"],
-  "@promo-review/rate-budget": ["@promo-review/errors", "eventemitter3"],
-  "@promo-review/upload-chunker": ["@promo-review/errors", "@promo-review/http", "ky", "eventemitter3"],
+  // The store kit (issue 32) depends on errors only: one store for the budget, claims and resume points.
+  "@promo-review/store": ["@promo-review/errors"],
+  "@promo-review/rate-budget": ["@promo-review/errors", "@promo-review/store", "eventemitter3"],
+  "@promo-review/upload-chunker": [
+    "@promo-review/errors",
+    "@promo-review/http",
+    "@promo-review/store",
+    "ky",
+    "eventemitter3",
+  ],
   "@promo-review/link-capture": ["@promo-review/errors", "@promo-review/http", "ky"],
-  "@promo-review/webhook-verify": ["@promo-review/errors", "valibot", "eventemitter3"],
+  "@promo-review/webhook-verify": ["@promo-review/errors", "@promo-review/store", "valibot", "eventemitter3"],
   "@promo-review/promotions-core": ["@promo-review/errors", "@promo-review/http", "ky", "valibot"],
   "@promo-review/simulator": [],
   "@promo-review/opentelemetry": ["@promo-review/errors"],
@@ -190,6 +212,7 @@ export const FORBIDDEN_IN_TREE: Record<string, string[]> = {
   "@promo-review/webhook-verify": ["ky", "@promo-review/upload-chunker", "@promo-review/http"],
   "@promo-review/upload-chunker": ["@promo-review/webhook-verify", "@promo-review/promotions-core"],
   "@promo-review/errors": ["ky", "eventemitter3", "valibot"],
+  "@promo-review/store": ["ky", "eventemitter3", "valibot", "@promo-review/http"],
 };
 
 /**
