@@ -1,0 +1,369 @@
+/**
+ * A local server that speaks Upstash's documented REST protocol in front of a real redis-server, so
+ * that `@upstash/redis` (and every store over it) is tested against real Redis semantics on
+ * 127.0.0.1, never against a hosted database:
+ *
+ * - `POST /` with a command as a JSON array (`["SET", "k", "v", "PX", 100, "NX"]`) answers
+ *   `{ "result": ... }`, or `{ "error": "..." }` with 400 when Redis refused the command;
+ * - `POST /pipeline` with an array of commands answers an array of `{ result } | { error }` (200);
+ * - `POST /multi-exec` runs them in one MULTI/EXEC transaction, answered the same way;
+ * - `Authorization: Bearer <token>` on every request, else 401 `{ error: "Unauthorized" }`;
+ * - with `Upstash-Encoding: base64` (what `@upstash/redis` asks for by default) every string in a
+ *   result is base64, except a top-level `OK` status; nil is `null`, an integer a JSON number;
+ * - every answer carries an `upstash-sync-token` header (read-your-writes), a counter per answer.
+ *
+ * EVAL, EVALSHA and SCRIPT LOAD pass through like any command. The server counts round trips (HTTP
+ * requests) and the commands in them, and can be told to stall (hold every request unanswered; the
+ * commands never reach Redis, and the held connections are dropped on `heal` or `close`) or to answer
+ * a 5xx, for the outage suites. It talks to Redis over one pipelined RESP connection of its own
+ * (commands of one HTTP request are written together, so a MULTI/EXEC is never interleaved), which
+ * needs no Redis client library here.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { connect, type Socket } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { startRedis, type TestRedis } from "./redis-server.ts";
+
+/** One RESP2 reply: a bulk string as bytes, a status, an error, an integer, nil or an array. */
+export type RespReply = Buffer | { status: string } | { error: string } | number | null | RespReply[];
+
+/** The largest request body the server reads (a pipeline of many commands fits). */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+function isError(reply: RespReply): reply is { error: string } {
+  return typeof reply === "object" && reply !== null && !Array.isArray(reply) && "error" in reply;
+}
+
+function encodeCommand(args: readonly string[]): Buffer {
+  const parts: Buffer[] = [Buffer.from(`*${args.length}\r\n`)];
+  for (const arg of args) {
+    const bytes = Buffer.from(arg, "utf8");
+    parts.push(Buffer.from(`$${bytes.length}\r\n`), bytes, Buffer.from("\r\n"));
+  }
+  return Buffer.concat(parts);
+}
+
+/** Parses one reply at `at`; `undefined` when the buffer does not hold all of it yet. */
+function parseReply(buffer: Buffer, at: number): { reply: RespReply; next: number } | undefined {
+  const lineEnd = buffer.indexOf("\r\n", at);
+  if (lineEnd === -1) return undefined;
+  const line = buffer.toString("utf8", at + 1, lineEnd);
+  const after = lineEnd + 2;
+  switch (String.fromCharCode(buffer[at]!)) {
+    case "+":
+      return { reply: { status: line }, next: after };
+    case "-":
+      return { reply: { error: line }, next: after };
+    case ":":
+      return { reply: Number(line), next: after };
+    case "$": {
+      const length = Number(line);
+      if (length < 0) return { reply: null, next: after };
+      if (buffer.length < after + length + 2) return undefined;
+      return { reply: buffer.subarray(after, after + length), next: after + length + 2 };
+    }
+    case "*": {
+      const count = Number(line);
+      if (count < 0) return { reply: null, next: after };
+      const items: RespReply[] = [];
+      let next = after;
+      for (let i = 0; i < count; i++) {
+        const item = parseReply(buffer, next);
+        if (item === undefined) return undefined;
+        items.push(item.reply);
+        next = item.next;
+      }
+      return { reply: items, next };
+    }
+    default:
+      throw new Error(`unexpected RESP reply from redis-server: ${JSON.stringify(line)}`);
+  }
+}
+
+/** One pipelined RESP connection: replies come back in the order the commands were written. */
+class RespConnection {
+  readonly #socket: Socket;
+  readonly #waiting: { resolve(reply: RespReply): void; reject(error: Error): void }[] = [];
+  #buffer: Buffer = Buffer.alloc(0);
+  #failure: Error | undefined;
+
+  constructor(port: number) {
+    this.#socket = connect({ host: "127.0.0.1", port });
+    this.#socket.setNoDelay(true);
+    this.#socket.on("data", (chunk: Buffer) => this.#read(chunk));
+    const fail = (error: Error) => {
+      this.#failure ??= error;
+      for (const waiter of this.#waiting.splice(0)) waiter.reject(this.#failure);
+    };
+    this.#socket.on("error", fail);
+    this.#socket.on("close", () => fail(new Error("the connection to redis-server closed")));
+  }
+
+  get broken(): boolean {
+    return this.#failure !== undefined;
+  }
+
+  #read(chunk: Buffer): void {
+    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
+    let at = 0;
+    for (;;) {
+      if (at >= this.#buffer.length) break;
+      const parsed = parseReply(this.#buffer, at);
+      if (parsed === undefined) break;
+      at = parsed.next;
+      this.#waiting.shift()?.resolve(parsed.reply);
+    }
+    this.#buffer = this.#buffer.subarray(at);
+  }
+
+  /** Writes every command at once (nothing of another request lands between them); one reply each. */
+  send(commands: readonly (readonly string[])[]): Promise<RespReply[]> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    const replies = commands.map(
+      () => new Promise<RespReply>((resolve, reject) => this.#waiting.push({ resolve, reject })),
+    );
+    this.#socket.write(Buffer.concat(commands.map(encodeCommand)));
+    return Promise.all(replies);
+  }
+
+  close(): void {
+    this.#socket.destroy();
+  }
+}
+
+/** A reply as Upstash renders it in JSON: strings base64 when asked (a top-level `OK` status stays). */
+export function renderResult(reply: RespReply, base64: boolean, top = true): unknown {
+  if (reply === null || typeof reply === "number") return reply;
+  if (Buffer.isBuffer(reply)) return reply.toString(base64 ? "base64" : "utf8");
+  if (Array.isArray(reply)) return reply.map((item) => renderResult(item, base64, false));
+  const text = "status" in reply ? reply.status : reply.error;
+  if (top && text === "OK") return text;
+  return base64 ? Buffer.from(text, "utf8").toString("base64") : text;
+}
+
+/** What the server does with the next requests. */
+export type UpstashRestMode = { kind: "healthy" } | { kind: "stall" } | { kind: "fail"; status: number };
+
+/** One round trip as the server received it. */
+export interface UpstashRoundTrip {
+  /** `/`, `/pipeline` or `/multi-exec`. */
+  path: string;
+  /** The command names (upper case) it carried. */
+  commands: string[];
+  /** The `upstash-sync-token` the client sent back (read-your-writes), if any. */
+  syncToken: string | undefined;
+}
+
+/** A running REST server. */
+export interface UpstashRest {
+  /** `http://127.0.0.1:<port>`: the `url` of `new Redis({ url, token })`. */
+  readonly url: string;
+  /** The token every request must carry as `Authorization: Bearer <token>`. */
+  readonly token: string;
+  /** Every round trip since the start (or the last `resetCounts`), in order of arrival. */
+  readonly roundTrips: UpstashRoundTrip[];
+  /** Forgets the round trips counted so far. */
+  resetCounts(): void;
+  /** Holds every request from now on unanswered (its commands never reach Redis) until `heal`. */
+  stall(): void;
+  /** Answers every request from now on with `status` and `{ error }`, running nothing, until `heal`. */
+  fail(status?: number): void;
+  /** Back to normal; the connections held by a stall are dropped (those commands never ran). */
+  heal(): void;
+  /** Stops the server (dropping every connection) and its connection to Redis. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startUpstashRest}. */
+export interface UpstashRestOptions {
+  /** The port of the redis-server to front (on 127.0.0.1). */
+  redisPort: number;
+  /** The bearer token (default: a random one). */
+  token?: string;
+}
+
+function commandOf(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length === 0) throw new Error("a command is a non-empty JSON array");
+  return value.map((arg) => {
+    if (typeof arg === "string") return arg;
+    if (typeof arg === "number" || typeof arg === "boolean") return String(arg);
+    throw new Error(`a command's arguments are strings or numbers, got ${JSON.stringify(arg)}`);
+  });
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`request body over ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/** Starts the REST server on 127.0.0.1 (ephemeral port) in front of the redis-server on `redisPort`. */
+export async function startUpstashRest(options: UpstashRestOptions): Promise<UpstashRest> {
+  const token = options.token ?? `test-token-${crypto.randomUUID()}`;
+  const roundTrips: UpstashRoundTrip[] = [];
+  let mode: UpstashRestMode = { kind: "healthy" };
+  const held = new Set<ServerResponse>();
+  let redis: RespConnection | undefined;
+  let syncToken = 0;
+  const connection = () => {
+    if (redis === undefined || redis.broken) redis = new RespConnection(options.redisPort);
+    return redis;
+  };
+
+  const answer = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, {
+      "content-type": "application/json",
+      "upstash-sync-token": String(++syncToken),
+    });
+    res.end(JSON.stringify(body));
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0]!;
+    const body = await readBody(req);
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      answer(res, 401, { error: "Unauthorized" });
+      return;
+    }
+    if (req.method !== "POST" || !["/", "/pipeline", "/multi-exec"].includes(path)) {
+      answer(res, 405, { error: `${req.method} ${path} is not served here` });
+      return;
+    }
+    let commands: string[][];
+    try {
+      const parsed: unknown = JSON.parse(body);
+      commands =
+        path === "/"
+          ? [commandOf(parsed)]
+          : Array.isArray(parsed) && parsed.length > 0
+            ? parsed.map(commandOf)
+            : (() => {
+                throw new Error(`${path} takes a non-empty JSON array of commands`);
+              })();
+    } catch (error) {
+      answer(res, 400, { error: `ERR ${(error as Error).message}` });
+      return;
+    }
+    const sent = req.headers["upstash-sync-token"];
+    roundTrips.push({
+      path,
+      commands: commands.map((c) => c[0]!.toUpperCase()),
+      syncToken: typeof sent === "string" && sent !== "" ? sent : undefined,
+    });
+    const current = mode;
+    if (current.kind === "stall") {
+      held.add(res);
+      res.on("close", () => held.delete(res));
+      return;
+    }
+    if (current.kind === "fail") {
+      answer(res, current.status, { error: `the REST server answers ${current.status} (test fault)` });
+      return;
+    }
+    const base64 = String(req.headers["upstash-encoding"]).toLowerCase() === "base64";
+    const item = (reply: RespReply) =>
+      isError(reply) ? { error: reply.error } : { result: renderResult(reply, base64) };
+    if (path === "/") {
+      const [reply] = await connection().send(commands);
+      if (isError(reply!)) answer(res, 400, { error: reply.error });
+      else answer(res, 200, { result: renderResult(reply!, base64) });
+      return;
+    }
+    if (path === "/pipeline") {
+      answer(res, 200, (await connection().send(commands)).map(item));
+      return;
+    }
+    const replies = await connection().send([["MULTI"], ...commands, ["EXEC"]]);
+    const exec = replies[replies.length - 1]!;
+    if (isError(exec) || !Array.isArray(exec)) {
+      const queued = replies.slice(1, -1).find(isError);
+      answer(res, 400, { error: (queued ?? (exec as { error?: string }))?.error ?? "EXECABORT" });
+      return;
+    }
+    answer(res, 200, exec.map(item));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) answer(res, 500, { error: `ERR ${(error as Error).message}` });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const heal = () => {
+    mode = { kind: "healthy" };
+    for (const res of held) res.destroy();
+    held.clear();
+  };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    token,
+    roundTrips,
+    resetCounts: () => void roundTrips.splice(0),
+    stall: () => {
+      mode = { kind: "stall" };
+    },
+    fail: (status = 503) => {
+      mode = { kind: "fail", status };
+    },
+    heal,
+    async close() {
+      heal();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      redis?.close();
+    },
+  };
+}
+
+/** A suite's redis-server and the REST server in front of it. */
+export interface UpstashRestSuite {
+  /** The REST server (inside tests and their hooks only). */
+  rest(): UpstashRest;
+  /** The redis-server behind it. */
+  redis(): TestRedis;
+  /** A key prefix no other test, and no other process sharing the server, uses. */
+  prefix(): string;
+}
+
+/**
+ * Registers the hooks of the current `describe` (inside `describe.runIf(redisAvailable(...))`): a
+ * redis-server and a REST server in front of it, started before its tests and stopped after them.
+ * Each test starts healthy: the mode is reset before it, so a stall never leaks into the next one.
+ */
+export function useUpstashRest(): UpstashRestSuite {
+  let redis: TestRedis | undefined;
+  let rest: UpstashRest | undefined;
+  let seq = 0;
+  beforeAll(async () => {
+    redis = await startRedis();
+    rest = await startUpstashRest({ redisPort: redis.port });
+  });
+  beforeEach(() => {
+    rest?.heal();
+  });
+  afterAll(async () => {
+    await rest?.close();
+    await redis?.stop();
+  });
+  const running = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error("useUpstashRest: the servers run only inside tests and their hooks");
+    return value;
+  };
+  return {
+    rest: () => running(rest),
+    redis: () => running(redis),
+    prefix: () => `test-${process.pid}-${seq++}:`,
+  };
+}
