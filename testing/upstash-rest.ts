@@ -155,6 +155,19 @@ export interface UpstashRoundTrip {
   syncToken: string | undefined;
 }
 
+/** One command Redis answered, as {@link UpstashRest.observe} reports it. */
+export interface ObservedReply {
+  /** The command and its arguments as sent. */
+  command: string[];
+  /** Redis's reply. */
+  reply: RespReply;
+  /**
+   * `Date.now()` when the reply came back from Redis. Redis runs one command at a time and this
+   * server sends them over one connection, so these times are in the order Redis ran them.
+   */
+  at: number;
+}
+
 /** A running REST server. */
 export interface UpstashRest {
   /** `http://127.0.0.1:<port>`: the `url` of `new Redis({ url, token })`. */
@@ -165,6 +178,11 @@ export interface UpstashRest {
   readonly roundTrips: UpstashRoundTrip[];
   /** Forgets the round trips counted so far. */
   resetCounts(): void;
+  /**
+   * Calls `listener` with every command Redis answers from now on (what a benchmark reads the
+   * decisions of several processes from, on one clock); returns the function that stops it.
+   */
+  observe(listener: (reply: ObservedReply) => void): () => void;
   /** Holds every request from now on unanswered (its commands never reach Redis) until `heal`. */
   stall(): void;
   /** Answers every request from now on with `status` and `{ error }`, running nothing, until `heal`. */
@@ -216,6 +234,21 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
   const held = new Set<ServerResponse>();
   let redis: RespConnection | undefined;
   let syncToken = 0;
+  const listeners = new Set<(reply: ObservedReply) => void>();
+  /** Sends `commands` to Redis; the listeners hear each (command, reply) that is not MULTI's bookkeeping. */
+  const send = async (commands: string[][], observed = commands): Promise<RespReply[]> => {
+    const replies = await connection().send(commands);
+    if (listeners.size > 0) {
+      const at = Date.now();
+      const answers = observed === commands ? replies : (replies[replies.length - 1] as RespReply[]);
+      if (Array.isArray(answers)) {
+        observed.forEach((command, i) => {
+          for (const listener of listeners) listener({ command, reply: answers[i]!, at });
+        });
+      }
+    }
+    return replies;
+  };
   const connection = () => {
     if (redis === undefined || redis.broken) redis = new RespConnection(options.redisPort);
     return redis;
@@ -275,16 +308,16 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
     const item = (reply: RespReply) =>
       isError(reply) ? { error: reply.error } : { result: renderResult(reply, base64) };
     if (path === "/") {
-      const [reply] = await connection().send(commands);
+      const [reply] = await send(commands);
       if (isError(reply!)) answer(res, 400, { error: reply.error });
       else answer(res, 200, { result: renderResult(reply!, base64) });
       return;
     }
     if (path === "/pipeline") {
-      answer(res, 200, (await connection().send(commands)).map(item));
+      answer(res, 200, (await send(commands)).map(item));
       return;
     }
-    const replies = await connection().send([["MULTI"], ...commands, ["EXEC"]]);
+    const replies = await send([["MULTI"], ...commands, ["EXEC"]], commands);
     const exec = replies[replies.length - 1]!;
     if (isError(exec) || !Array.isArray(exec)) {
       const queued = replies.slice(1, -1).find(isError);
@@ -310,6 +343,10 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
     token,
     roundTrips,
     resetCounts: () => void roundTrips.splice(0),
+    observe: (listener) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     stall: () => {
       mode = { kind: "stall" };
     },

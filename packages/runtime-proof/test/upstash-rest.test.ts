@@ -101,6 +101,25 @@ describe.runIf(redisAvailable("upstash REST fixture"))("the local Upstash REST s
     });
   });
 
+  describe("observe: every command Redis answered, with its reply, in the order Redis ran them", () => {
+    it("hears single commands, pipelines and transactions alike", async () => {
+      const rest = suite.rest();
+      const redis = clientOf(rest);
+      const key = `${suite.prefix()}o`;
+      const heard: { command: string[]; reply: unknown }[] = [];
+      const stop = rest.observe(({ command, reply, at }) => {
+        expect(at).toBeLessThanOrEqual(Date.now());
+        heard.push({ command, reply });
+      });
+      await redis.incr(key);
+      await redis.pipeline().incr(key).incr(key).exec();
+      await redis.multi().incr(key).exec();
+      stop();
+      await redis.incr(key);
+      expect(heard).toEqual([1, 2, 3, 4].map((n) => ({ command: ["incr", key], reply: n })));
+    });
+  });
+
   describe("every request carries the Bearer token", () => {
     it("refuses a wrong token with 401", async () => {
       const redis = clientOf(suite.rest(), { token: "wrong" });
