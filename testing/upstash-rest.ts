@@ -12,13 +12,17 @@
  *   result is base64, except a top-level `OK` status; nil is `null`, an integer a JSON number;
  * - every answer carries an `upstash-sync-token` header (read-your-writes), a counter per answer.
  *
- * EVAL, EVALSHA and SCRIPT LOAD pass through like any command. The server counts round trips (HTTP
+ * EVAL, EVALSHA and SCRIPT LOAD pass through like any command. Upstash accepts a shebang flag of its
+ * own, `#!lua flags=allow-key-locking` (`@upstash/ratelimit`'s scripts carry it), which redis-server
+ * refuses: the server drops that flag before Redis sees the script and answers by the SHA-1 of the
+ * script as sent, so EVALSHA finds it as it would on Upstash. The server counts round trips (HTTP
  * requests) and the commands in them, and can be told to stall (hold every request unanswered; the
  * commands never reach Redis, and the held connections are dropped on `heal` or `close`) or to answer
  * a 5xx, for the outage suites. It talks to Redis over one pipelined RESP connection of its own
  * (commands of one HTTP request are written together, so a MULTI/EXEC is never interleaved), which
  * needs no Redis client library here.
  */
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect, type Socket } from "node:net";
@@ -201,6 +205,53 @@ export interface UpstashRestOptions {
   token?: string;
 }
 
+/** Shebang flags Upstash accepts and redis-server does not. */
+const UPSTASH_ONLY_FLAGS = new Set(["allow-key-locking"]);
+
+function sha1(text: string): string {
+  return createHash("sha1").update(text, "utf8").digest("hex");
+}
+
+/** `script` without the Upstash-only shebang flags, or `undefined` when it has none. */
+function withoutUpstashFlags(script: string): string | undefined {
+  const header = /^#!lua([^\n]*)/.exec(script);
+  const flags = header && /(^|\s)flags=(\S*)/.exec(header[1]!);
+  if (!header || !flags) return undefined;
+  const all = flags[2]!.split(",").filter(Boolean);
+  const kept = all.filter((flag) => !UPSTASH_ONLY_FLAGS.has(flag));
+  if (kept.length === all.length) return undefined;
+  const rest = header[1]!.replace(flags[0], kept.length > 0 ? `${flags[1]}flags=${kept.join(",")}` : "");
+  return `#!lua${rest.trimEnd()}${script.slice(header[0].length)}`;
+}
+
+/**
+ * Rewrites scripts carrying Upstash-only flags for redis-server, remembering which SHA-1 the client
+ * knows each by (`shas`: as sent -> as Redis knows it), and EVALSHA's SHA-1 to Redis's.
+ */
+function forRedis(command: string[], shas: Map<string, string>): string[] {
+  const name = command[0]!.toUpperCase();
+  const isScript = name === "EVAL" || name === "EVAL_RO";
+  const isLoad = name === "SCRIPT" && command[1]?.toUpperCase() === "LOAD";
+  if (isScript || isLoad) {
+    const at = isScript ? 1 : 2;
+    const rewritten = withoutUpstashFlags(command[at] ?? "");
+    if (rewritten === undefined) return command;
+    shas.set(sha1(command[at]!), sha1(rewritten));
+    return command.map((arg, i) => (i === at ? rewritten : arg));
+  }
+  if ((name === "EVALSHA" || name === "EVALSHA_RO") && command[1] !== undefined) {
+    const known = shas.get(command[1].toLowerCase());
+    if (known !== undefined) return command.map((arg, i) => (i === 1 ? known : arg));
+  }
+  return command;
+}
+
+/** SCRIPT LOAD answers the SHA-1 of the script as the client sent it. */
+function asSent(command: string[], reply: RespReply): RespReply {
+  const isLoad = command[0]!.toUpperCase() === "SCRIPT" && command[1]?.toUpperCase() === "LOAD";
+  return isLoad && Buffer.isBuffer(reply) ? Buffer.from(sha1(command[2] ?? "")) : reply;
+}
+
 function commandOf(value: unknown): string[] {
   if (!Array.isArray(value) || value.length === 0) throw new Error("a command is a non-empty JSON array");
   return value.map((arg) => {
@@ -235,17 +286,29 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
   let redis: RespConnection | undefined;
   let syncToken = 0;
   const listeners = new Set<(reply: ObservedReply) => void>();
-  /** Sends `commands` to Redis; the listeners hear each (command, reply) that is not MULTI's bookkeeping. */
-  const send = async (commands: string[][], observed = commands): Promise<RespReply[]> => {
-    const replies = await connection().send(commands);
-    if (listeners.size > 0) {
-      const at = Date.now();
-      const answers = observed === commands ? replies : (replies[replies.length - 1] as RespReply[]);
-      if (Array.isArray(answers)) {
-        observed.forEach((command, i) => {
-          for (const listener of listeners) listener({ command, reply: answers[i]!, at });
-        });
+  const shas = new Map<string, string>();
+  /**
+   * Sends the client's `commands` to Redis (inside MULTI/EXEC when `transaction`); answers one reply
+   * per command, and the listeners hear each.
+   */
+  const send = async (commands: string[][], transaction = false): Promise<RespReply[]> => {
+    const translated = commands.map((command) => forRedis(command, shas));
+    const sent = transaction ? [["MULTI"], ...translated, ["EXEC"]] : translated;
+    const raw = await connection().send(sent);
+    let replies = raw;
+    if (transaction) {
+      const exec = raw[raw.length - 1]!;
+      if (!Array.isArray(exec)) {
+        // The transaction was refused: the first refused command says why, else EXEC's own error.
+        const refused = raw.slice(1, -1).find(isError) ?? (isError(exec) ? exec : { error: "EXECABORT" });
+        throw Object.assign(new Error(refused.error), { refused });
       }
+      replies = exec;
+    }
+    replies = replies.map((reply, i) => asSent(commands[i]!, reply));
+    const at = Date.now();
+    for (const listener of listeners) {
+      for (const [i, command] of commands.entries()) listener({ command, reply: replies[i]!, at });
     }
     return replies;
   };
@@ -317,14 +380,13 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
       answer(res, 200, (await send(commands)).map(item));
       return;
     }
-    const replies = await send([["MULTI"], ...commands, ["EXEC"]], commands);
-    const exec = replies[replies.length - 1]!;
-    if (isError(exec) || !Array.isArray(exec)) {
-      const queued = replies.slice(1, -1).find(isError);
-      answer(res, 400, { error: (queued ?? (exec as { error?: string }))?.error ?? "EXECABORT" });
-      return;
+    try {
+      answer(res, 200, (await send(commands, true)).map(item));
+    } catch (error) {
+      const refused = (error as { refused?: { error: string } }).refused;
+      if (refused === undefined) throw error;
+      answer(res, 400, { error: refused.error });
     }
-    answer(res, 200, exec.map(item));
   }
 
   const server = createServer((req, res) => {

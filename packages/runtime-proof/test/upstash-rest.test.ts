@@ -58,6 +58,23 @@ describe.runIf(redisAvailable("upstash REST fixture"))("the local Upstash REST s
     });
   });
 
+  describe("Upstash's own shebang flag (allow-key-locking, in @upstash/ratelimit's scripts) is accepted", () => {
+    it("runs such a script by EVAL and then by the SHA-1 the client computed", async () => {
+      const rest = suite.rest();
+      const redis = clientOf(rest);
+      const script = redis.createScript<number>(
+        `#!lua flags=allow-key-locking\nreturn redis.call('INCR', KEYS[1]) -- ${suite.prefix()}`,
+      );
+      const key = `${suite.prefix()}flagged`;
+      rest.resetCounts();
+      expect(await script.exec([key], [])).toBe(1);
+      expect(await script.exec([key], [])).toBe(2);
+      expect(rest.roundTrips.map((r) => r.commands[0])).toEqual(["EVALSHA", "EVAL", "EVALSHA"]);
+      const sha = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(script.script));
+      expect(await redis.scriptLoad(script.script)).toBe(Buffer.from(sha).toString("hex"));
+    });
+  });
+
   describe("/pipeline answers one { result } | { error } per command in one round trip", () => {
     it("keeps each command's error to itself", async () => {
       const rest = suite.rest();
