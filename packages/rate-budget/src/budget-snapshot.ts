@@ -1,6 +1,6 @@
+import type { WindowLogSnapshot } from "@promo-review/store";
 import type { MemoryStore } from "./memory-store.js";
 import type { WindowSpec } from "./rules.js";
-import type { WindowLogSnapshot } from "./sliding-window.js";
 
 /** One key's budgets as plain data, as the Durable Object stores them. */
 export interface KeySnapshot {

@@ -1,8 +1,8 @@
 import { AbortError, PromoReviewError, RateLimitError } from "@promo-review/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { maxInAnyWindow } from "../../../testing/windows.ts";
 import { flush, ManualClock } from "../test/support/clock.js";
-import { maxInAnyWindow } from "../test/support/windows.js";
 import { createRateBudget, type RateBudget } from "./budget.js";
 import { MemoryStore } from "./memory-store.js";
 import type { WindowSpec } from "./rules.js";

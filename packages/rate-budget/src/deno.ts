@@ -4,10 +4,9 @@
  * needs Deno at run time, so the package still builds and loads on Node.
  * @packageDocumentation
  */
-import { sameShape, takeFromLogs } from "./decide.js";
+import { SlidingWindowLog, sameShape, takeFromLogs, type WindowLogSnapshot } from "@promo-review/store";
 import type { WindowSpec } from "./rules.js";
 import { type RemoteBudget, SharedStore, type SharedStoreOptions } from "./shared-store.js";
-import { SlidingWindowLog, type WindowLogSnapshot } from "./sliding-window.js";
 import type { BudgetStore, Decision } from "./store.js";
 
 export type { SharedStoreOptions } from "./shared-store.js";

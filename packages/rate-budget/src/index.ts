@@ -5,6 +5,8 @@
  * built-in and no Redis client.
  * @packageDocumentation
  */
+
+export { SlidingWindowLog, type WindowLogSnapshot } from "@promo-review/store";
 export { createRateBudget, RateBudget } from "./budget.js";
 export type { Waited, WaitReason } from "./budget-telemetry.js";
 export { type Clock, systemClock } from "./clock.js";
@@ -20,7 +22,6 @@ export {
   type RouteTarget,
   type WindowSpec,
 } from "./rules.js";
-export { SlidingWindowLog, type WindowLogSnapshot } from "./sliding-window.js";
 export type { BudgetStore, Decision } from "./store.js";
 export type {
   AcquireOptions,

@@ -1,7 +1,6 @@
+import { SlidingWindowLog, sameShape, takeFromLogs } from "@promo-review/store";
 import { type Clock, systemClock } from "./clock.js";
-import { sameShape, takeFromLogs } from "./decide.js";
 import type { WindowSpec } from "./rules.js";
-import { SlidingWindowLog } from "./sliding-window.js";
 import type { BudgetStore, Decision } from "./store.js";
 
 /** The windows of one key: one log per window id, shared by every set of windows that names it. */

@@ -6,8 +6,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { maxInAnyWindow } from "../../../testing/windows.ts";
 import { ManualClock } from "../test/support/clock.js";
-import { maxInAnyWindow } from "../test/support/windows.js";
 import { createRateBudget } from "./budget.js";
 import type { Clock } from "./clock.js";
 import { MemoryStore } from "./memory-store.js";

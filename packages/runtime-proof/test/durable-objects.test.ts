@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { Miniflare, type MiniflareOptions } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { maxInAnyWindow } from "../../rate-budget/test/support/windows.ts";
+import { maxInAnyWindow } from "../../../testing/windows.ts";
 import { bundleWorker, PACKAGE_DIR } from "./harness/bundle.ts";
 import { type CapturedDelivery, captureDelivery } from "./harness/deliveries.ts";
 

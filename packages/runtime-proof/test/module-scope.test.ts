@@ -10,7 +10,7 @@ import { startSimulator } from "@promo-review/simulator";
 import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 // The rate budget's own helper for admission times, not a copy of it.
-import { maxInAnyWindow } from "../../rate-budget/test/support/windows.ts";
+import { maxInAnyWindow } from "../../../testing/windows.ts";
 import { bundleWorker, PACKAGE_DIR } from "./harness/bundle.ts";
 import { endpointsOf } from "./harness/simulator.ts";
 

@@ -3,9 +3,9 @@
  * The memory store calls it on logs in memory, the Deno KV store on logs read from KV (and writes them
  * back only when it took); the Redis script does the same in Lua, next to the data.
  */
-import type { WindowSpec } from "./rules.js";
+
 import type { SlidingWindowLog } from "./sliding-window.js";
-import type { Decision } from "./store.js";
+import type { Decision, StoreWindow as WindowSpec } from "./window.js";
 
 /**
  * Whether `log` (or a stored window) was made for `window`: a window re-declared with another limit or

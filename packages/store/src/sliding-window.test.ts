@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { maxInAnyWindow } from "../test/support/windows.js";
+import { maxInAnyWindow } from "../../../testing/windows.ts";
 import { SlidingWindowLog } from "./sliding-window.js";
 
 describe("sliding-window log: never more than the limit in any window", () => {
