@@ -17,7 +17,8 @@
  * refuses: the server drops that flag before Redis sees the script and answers by the SHA-1 of the
  * script as sent, so EVALSHA finds it as it would on Upstash. The server counts round trips (HTTP
  * requests) and the commands in them, and can be told to stall (hold every request unanswered; the
- * commands never reach Redis, and the held connections are dropped on `heal` or `close`) or to answer
+ * commands do not reach Redis while held: on `heal` the held connections are dropped, or run late in
+ * the order of arrival or the reverse, as a network may deliver them) or to answer
  * a 5xx, for the outage suites. It talks to Redis over one pipelined RESP connection of its own
  * (commands of one HTTP request are written together, so a MULTI/EXEC is never interleaved), which
  * needs no Redis client library here.
@@ -191,8 +192,12 @@ export interface UpstashRest {
   stall(): void;
   /** Answers every request from now on with `status` and `{ error }`, running nothing, until `heal`. */
   fail(status?: number): void;
-  /** Back to normal; the connections held by a stall are dropped (those commands never ran). */
-  heal(): void;
+  /**
+   * Back to normal. The requests held by a stall are dropped (their commands never ran), or with
+   * `late` run now, one after another in the order they arrived (`"in-order"`) or the reverse
+   * (`"reversed"`: a network that delivers a later request first), and answered to whoever still waits.
+   */
+  heal(late?: "in-order" | "reversed"): Promise<void>;
   /** Stops the server (dropping every connection) and its connection to Redis. */
   close(): Promise<void>;
 }
@@ -282,7 +287,8 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
   const token = options.token ?? `test-token-${crypto.randomUUID()}`;
   const roundTrips: UpstashRoundTrip[] = [];
   let mode: UpstashRestMode = { kind: "healthy" };
-  const held = new Set<ServerResponse>();
+  /** The requests a stall holds, each with what runs it late. */
+  const held = new Map<ServerResponse, () => Promise<void>>();
   let redis: RespConnection | undefined;
   let syncToken = 0;
   const listeners = new Set<(reply: ObservedReply) => void>();
@@ -359,7 +365,7 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
     });
     const current = mode;
     if (current.kind === "stall") {
-      held.add(res);
+      held.set(res, () => execute(req, res, path, commands));
       res.on("close", () => held.delete(res));
       return;
     }
@@ -367,6 +373,16 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
       answer(res, current.status, { error: `the REST server answers ${current.status} (test fault)` });
       return;
     }
+    await execute(req, res, path, commands);
+  }
+
+  /** Runs the commands of one request on Redis and answers it. */
+  async function execute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    commands: string[][],
+  ): Promise<void> {
     const base64 = String(req.headers["upstash-encoding"]).toLowerCase() === "base64";
     const item = (reply: RespReply) =>
       isError(reply) ? { error: reply.error } : { result: renderResult(reply, base64) };
@@ -395,10 +411,20 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const heal = () => {
+  const heal = async (late?: "in-order" | "reversed") => {
     mode = { kind: "healthy" };
-    for (const res of held) res.destroy();
+    const requests = [...held];
     held.clear();
+    if (late === undefined) {
+      for (const [res] of requests) res.destroy();
+      return;
+    }
+    if (late === "reversed") requests.reverse();
+    for (const [res, run] of requests) {
+      await run().catch((error: unknown) => {
+        if (!res.headersSent) answer(res, 500, { error: `ERR ${(error as Error).message}` });
+      });
+    }
   };
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -417,7 +443,7 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
     },
     heal,
     async close() {
-      heal();
+      await heal();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       redis?.close();
@@ -448,8 +474,8 @@ export function useUpstashRest(): UpstashRestSuite {
     redis = await startRedis();
     rest = await startUpstashRest({ redisPort: redis.port });
   });
-  beforeEach(() => {
-    rest?.heal();
+  beforeEach(async () => {
+    await rest?.heal();
   });
   afterAll(async () => {
     await rest?.close();

@@ -178,11 +178,27 @@ describe.runIf(redisAvailable("upstash REST fixture"))("the local Upstash REST s
         expect(await clientOf(observer).get(key)).toBeNull();
         // Healing drops the held connection. `retry: false` still resends once in @upstash/redis 1.39
         // (attempts: 1 means a first try and one more), and that one is answered.
-        rest.heal();
+        await rest.heal();
         expect(await stalled).toBe("OK");
         expect(rest.roundTrips.map((r) => r.commands)).toEqual([["SET"], ["SET"]]);
       } finally {
         await observer.close();
+      }
+    });
+
+    it("runs held requests late on heal, in the order they came or the reverse", async () => {
+      const rest = suite.rest();
+      for (const late of ["in-order", "reversed"] as const) {
+        const key = `${suite.prefix()}late`;
+        rest.stall();
+        rest.resetCounts();
+        const first = clientOf(rest).set(key, "first");
+        while (rest.roundTrips.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+        const second = clientOf(rest).set(key, "second");
+        while (rest.roundTrips.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+        await rest.heal(late);
+        expect(await Promise.all([first, second])).toEqual(["OK", "OK"]);
+        expect(await clientOf(rest).get(key)).toBe(late === "in-order" ? "second" : "first");
       }
     });
 
@@ -191,7 +207,7 @@ describe.runIf(redisAvailable("upstash REST fixture"))("the local Upstash REST s
       const key = `${suite.prefix()}failed`;
       rest.fail(503);
       await expect(clientOf(rest).set(key, "v")).rejects.toThrow(/503/);
-      rest.heal();
+      await rest.heal();
       expect(await clientOf(rest).get(key)).toBeNull();
     });
   });
