@@ -1,5 +1,5 @@
 /**
- * The one Lua script behind every Redis decision. Running the check and the take of every window
+ * The one Lua script behind every budget decision in Redis. Running the check and the take of every window
  * in one script makes the decision atomic across processes: Redis runs scripts one at a time.
  * Time is Redis's `TIME`, so every process judges windows on one clock, whatever their own clocks say.
  *
