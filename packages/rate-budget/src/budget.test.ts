@@ -1,10 +1,10 @@
 import { AbortError, PromoReviewError, RateLimitError } from "@promo-review/errors";
+import { MemoryStore } from "@promo-review/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { maxInAnyWindow } from "../../../testing/windows.ts";
 import { flush, ManualClock } from "../test/support/clock.js";
 import { createRateBudget, type RateBudget } from "./budget.js";
-import { MemoryStore } from "./memory-store.js";
 import type { WindowSpec } from "./rules.js";
 import type { BudgetStore, Decision } from "./store.js";
 import type { RateBudgetOptions } from "./types.js";

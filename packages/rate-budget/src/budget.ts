@@ -1,10 +1,10 @@
 import { errorFromResponse, isOverWaitBound, MAX_TIMER_MS } from "@promo-review/errors/internal";
+import { MemoryStore } from "@promo-review/store";
 import { EventEmitter } from "eventemitter3";
 import { type BudgetTelemetry, budgetTelemetry, type Waited, type WaitState } from "./budget-telemetry.js";
 import { type Clock, systemClock } from "./clock.js";
 import { abortedError, closedError, deadlineError, queueFullError, type RequestLabel } from "./errors.js";
 import { kyHooksFor } from "./ky-hooks.js";
-import { MemoryStore } from "./memory-store.js";
 import { type Queued, WaitQueue } from "./queue.js";
 import {
   type BudgetRequest,

@@ -6,14 +6,18 @@
  * @packageDocumentation
  */
 
-export { SlidingWindowLog, type WindowLogSnapshot } from "@promo-review/store";
+export {
+  MemoryStore,
+  type MemoryStoreOptions,
+  SlidingWindowLog,
+  type WindowLogSnapshot,
+} from "@promo-review/store";
 export { createRateBudget, RateBudget } from "./budget.js";
 export type { Waited, WaitReason } from "./budget-telemetry.js";
 export { type Clock, systemClock } from "./clock.js";
 export { BUDGET_CODES } from "./errors.js";
 export { budgetedFetch } from "./fetch.js";
 export { keyIdOf } from "./key-id.js";
-export { MemoryStore, type MemoryStoreOptions } from "./memory-store.js";
 export {
   type BudgetRequest,
   type BudgetRule,

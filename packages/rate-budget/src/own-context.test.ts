@@ -4,13 +4,14 @@
  * model that runtime over the manual clock: each request runs in a context of its own, a timer runs in
  * the context that set it, and when a request ends its timers are dropped (workerd cancels them).
  */
+
+import { MemoryStore } from "@promo-review/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { maxInAnyWindow } from "../../../testing/windows.ts";
 import { ManualClock } from "../test/support/clock.js";
 import { createRateBudget } from "./budget.js";
 import type { Clock } from "./clock.js";
-import { MemoryStore } from "./memory-store.js";
 import type { WindowSpec } from "./rules.js";
 import type { BudgetStore, Decision } from "./store.js";
 

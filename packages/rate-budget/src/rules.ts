@@ -4,6 +4,7 @@
  * a request takes from every budget that matches it, and a request that matches none passes straight
  * through (the file service's chunk PUT and upload status are not limited).
  */
+import type { StoreWindow } from "@promo-review/store";
 
 /** What a rule sees of a request: its method (upper case) and its path relative to `baseUrl`. */
 export interface RouteTarget {
@@ -49,15 +50,9 @@ export function defaultBudgets(): BudgetRule[] {
 }
 
 /** One window a store keeps per key: the unit that is checked and taken atomically. */
-export interface WindowSpec {
-  /** Unique within a budget set (a rule's name, or `<name>:burst`). */
-  id: string;
+export interface WindowSpec extends StoreWindow {
   /** The rule the window belongs to, for errors and events. */
   rule: string;
-  limit: number;
-  windowMs: number;
-  /** How long after its decision an unsettled ticket counts from (the longest latency assumed). */
-  holdMs?: number;
 }
 
 /** A rule made ready for decisions. */

@@ -1,6 +1,6 @@
 import { PromoReviewError } from "@promo-review/errors";
+import { MemoryStore } from "@promo-review/store";
 import { BUDGET_CODES } from "./errors.js";
-import { MemoryStore } from "./memory-store.js";
 import type { WindowSpec } from "./rules.js";
 import type { BudgetStore, Decision } from "./store.js";
 

@@ -1,23 +1,15 @@
+import type { Decision } from "@promo-review/store";
 import type { WindowSpec } from "./rules.js";
 
-/** A store's answer to "may one more request go now?". */
-export type Decision =
-  | { ok: true }
-  | {
-      ok: false;
-      /** Milliseconds until a retry can succeed at the earliest (a lower bound: others may take the room). */
-      waitMs: number;
-      /** Ids of the windows that are full (empty while paused). */
-      full: string[];
-      /** True when the key is paused after a 429 rather than out of room. */
-      paused: boolean;
-    };
+export type { Decision } from "@promo-review/store";
 
 /**
- * Where budgets live. A store decides for one key at a time and must take from every window or from
- * none, atomically, so that concurrent callers (in one process or many) never overspend a window.
- * Methods may answer synchronously (the memory store, which keeps the fast path free of promises) or
- * with a promise (Redis).
+ * Where budgets live: the budget part of a `Store` from `@promo-review/store` (`memoryStore()`, the
+ * default; `redisStore`, `durableObjectStore`, `denoKvStore`, or your own adapter through
+ * `sharedStore`), any of which `createRateBudget({ store })` takes. A store decides for one key at a
+ * time and must take from every window or from none, atomically, so that concurrent callers (in one
+ * process or many) never overspend a window. Methods may answer synchronously (the memory store, which
+ * keeps the fast path free of promises) or with a promise.
  */
 export interface BudgetStore {
   /**

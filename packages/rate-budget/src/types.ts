@@ -21,7 +21,12 @@ export interface RateBudgetOptions extends TelemetryOptions {
    * request, 10 per minute for `POST /v1/links`).
    */
   budgets?: readonly BudgetRule[];
-  /** Where the budgets live. Default: a new `MemoryStore` (this process only). */
+  /**
+   * Where the budgets live: a store of `@promo-review/store` (`redisStore(client)`,
+   * `durableObjectStore(namespace)`, `denoKvStore(kv)`, your own through `sharedStore`), the same one
+   * that may hold the webhook claims and upload resume points. Default: a new `memoryStore()` (this
+   * process only).
+   */
   store?: BudgetStore;
   /**
    * Whose budget: the service limits per API key, so processes sharing a key share a `keyId`. Pass

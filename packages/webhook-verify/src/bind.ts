@@ -6,13 +6,16 @@ import { createVerifierWith, type WebhookVerifier } from "./verifier.js";
 import type { WebhookInput, WebhookVerifierOptions } from "./verify.js";
 
 /** Options of the one-shot {@link WebhookApi.verifyWebhook}: no replay store (make a verifier for that). */
-export type VerifyWebhookOptions = Omit<WebhookVerifierOptions, "replayStore" | "replayWindowSeconds">;
+export type VerifyWebhookOptions = Omit<
+  WebhookVerifierOptions,
+  "store" | "replayStore" | "replayWindowSeconds"
+>;
 
 /** The functions each package entry exports, bound to that entry's crypto. */
 export interface WebhookApi {
   /**
    * Makes a verifier for one endpoint: secrets read once (a malformed one throws now), keys imported
-   * once, replay protection on (memory store) unless `replayStore: false`.
+   * once, replay protection on (memory store) unless `store: false`.
    */
   createWebhookVerifier(options: WebhookVerifierOptions): WebhookVerifier;
   /**
@@ -41,7 +44,7 @@ function cachedVerifier(backend: CryptoBackend, options: VerifyWebhookOptions): 
     !options.tracerProvider &&
     !options.meterProvider &&
     secrets.every((s) => typeof s === "string");
-  const options_ = { ...options, replayStore: false as const };
+  const options_ = { ...options, store: false as const };
   if (!cacheable) return createVerifierWith(backend, options_);
   caches ??= new WeakMap();
   let cache = caches.get(backend);

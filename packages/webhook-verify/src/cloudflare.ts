@@ -1,19 +1,19 @@
 /**
- * Replay protection for Cloudflare Workers on Durable Objects: {@link ReplayStoreObject} (export it
- * from your Worker and bind it in wrangler) and {@link durableObjectReplayStore} (a `ReplayStore` over
- * that binding). Workers KV is not offered: it is eventually consistent and has no put-if-absent, so two
- * isolates could both claim one `webhook-id`.
+ * Replay protection for Cloudflare Workers, under its old names: `ReplayStoreObject` and
+ * `durableObjectReplayStore` are now `PromoReviewState` and `durableObjectStore` from
+ * `@promo-review/store/cloudflare` (or `@promo-review/sdk/cloudflare`), one class and one store for the
+ * webhook claims, the budget and the upload resume points. Kept for one minor release.
  * @packageDocumentation
  */
-export {
-  type DurableObjectReplayStoreOptions,
-  durableObjectReplayStore,
-} from "./durable-object-store.js";
 export type {
   DurableObjectNamespaceLike,
   DurableObjectStateLike,
   DurableObjectStorageLike,
   DurableObjectStubLike,
-} from "./durable-object-types.js";
+} from "@promo-review/store/cloudflare";
+export {
+  type DurableObjectReplayStoreOptions,
+  durableObjectReplayStore,
+} from "./durable-object-store.js";
 export { type ReplayCommand, ReplayStoreObject } from "./replay-object.js";
 export type { ReplayStore } from "./replay-store.js";

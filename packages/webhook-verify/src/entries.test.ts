@@ -44,8 +44,8 @@ describe("each runtime gets its crypto from the export map", () => {
     const { files, bare } = importGraph("index.ts");
     expect([...bare].filter((name) => name.startsWith("node:"))).toEqual([]);
     expect([...files].some((file) => file.endsWith("crypto-node.ts"))).toBe(false);
-    // The Redis store imports no Redis client and no built-in: only the package's typed errors.
-    expect([...importGraph("redis.ts").bare]).toEqual(["@promo-review/errors"]);
+    // The Redis store imports no Redis client and no built-in: only the store kit's Redis backend.
+    expect([...importGraph("redis.ts").bare]).toEqual(["@promo-review/store/redis"]);
   });
 
   it("the Node entry uses node:crypto", () => {

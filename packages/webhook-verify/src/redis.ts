@@ -1,9 +1,15 @@
-import { checkedTimeout, withinDeadline } from "./deadline.js";
+/**
+ * The Redis replay store under its old name: `createRedisReplayStore({ client })` is now
+ * `redisStore(client)` from `@promo-review/store/redis` (or `@promo-review/sdk/redis`), one store for
+ * the webhook claims, the budget and the upload resume points. Kept for one minor release.
+ * @packageDocumentation
+ */
+import { type RedisStoreClient, redisStore } from "@promo-review/store/redis";
 import type { ReplayStore } from "./replay-store.js";
 
 /**
- * The part of a Redis client the store uses. An `ioredis` client fits (it is an optional peer
- * dependency); so does anything else with the same `set`, `del` and, optionally, `eval`.
+ * The part of a Redis client the claims use. An `ioredis` client fits (it is an optional peer).
+ * @deprecated use `RedisStoreClient` from `@promo-review/store/redis`.
  */
 export interface RedisLikeClient {
   set(key: string, value: string, px: "PX", ttlMs: number, nx: "NX"): Promise<"OK" | null | string>;
@@ -12,7 +18,10 @@ export interface RedisLikeClient {
   eval?(script: string, numKeys: number, ...args: string[]): Promise<unknown>;
 }
 
-/** Options of {@link createRedisReplayStore}. */
+/**
+ * Options of {@link createRedisReplayStore}.
+ * @deprecated use `redisStore(client, options)` from `@promo-review/store/redis`.
+ */
 export interface RedisReplayStoreOptions {
   /** An ioredis-compatible client, connected or connecting. */
   client: RedisLikeClient;
@@ -20,48 +29,26 @@ export interface RedisReplayStoreOptions {
   prefix?: string;
   /**
    * How long one claim or release may take (default 1000 ms). Past it the call fails with
-   * `REPLAY_STORE_FAILED` and the delivery is not processed (the sender retries): without it a client
-   * with ioredis's defaults holds each delivery for about ten seconds while Redis is down.
+   * `REPLAY_STORE_FAILED` and the delivery is not processed (the sender retries).
    */
   timeoutMs?: number;
 }
 
-// Deletes the key only if it still holds this claim's token: another receiver's claim stays.
-const UNDO_CLAIM =
-  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
-
 /**
- * A replay store in Redis, shared by every instance of a receiver: `SET key <token> PX ttl NX` claims
- * atomically (one winner among concurrent claims, expiry by Redis itself), `DEL` releases. Each call
- * has a deadline and fails closed: a store that does not answer lets no delivery through.
+ * A replay store in Redis: `redisStore(client, { prefixes: { claim: prefix } })` under its old name.
+ * `SET key <token> PX ttl NX` claims atomically, a late claim is undone, each call has a deadline and
+ * fails closed.
+ * @deprecated use `redisStore(client)` from `@promo-review/store/redis` (or `@promo-review/sdk/redis`)
+ * and pass it as `createWebhookVerifier({ store })`.
  */
 export function createRedisReplayStore(options: RedisReplayStoreOptions): ReplayStore {
-  const prefix = options.prefix ?? "promo-review:webhook-id:";
-  const timeoutMs = checkedTimeout(options.timeoutMs ?? 1000);
   const { client } = options;
-  const failed = (what: string) =>
-    `The Redis replay store did not ${what} within ${timeoutMs} ms; the delivery was not processed`;
-  return {
-    async claim(id, ttlMs) {
-      const key = prefix + id;
-      const token = crypto.randomUUID();
-      // PX takes an integer of at least 1.
-      const set = client.set(key, token, "PX", Math.max(1, Math.ceil(ttlMs)), "NX");
-      try {
-        return (await withinDeadline(set, timeoutMs, failed(`claim ${id}`))) === "OK";
-      } catch (error) {
-        // The command may still be queued in the client (ioredis's offline queue) and succeed once Redis
-        // is back: the sender would then find its retry refused as a replay and the event lost. The undo,
-        // queued behind it on the same connection, removes that late claim and only that one.
-        client.eval?.(UNDO_CLAIM, 1, key, token).catch(() => {});
-        set.catch(() => {});
-        throw error;
-      }
-    },
-    async release(id) {
-      const del = client.del(prefix + id);
-      del.catch(() => {});
-      await withinDeadline(del, timeoutMs, failed(`release ${id}`));
-    },
-  };
+  // Claims use SET NX PX, DEL and the undo script only; without `eval` a late claim is not undone.
+  const full = {
+    set: (key: string, value: string, px: "PX", ms: number, nx: "NX") => client.set(key, value, px, ms, nx),
+    del: (key: string) => client.del(key),
+    eval: (script: string, numKeys: number, ...args: string[]) =>
+      client.eval ? client.eval(script, numKeys, ...args) : Promise.resolve(0),
+  } as unknown as RedisStoreClient;
+  return redisStore(full, { timeoutMs: options.timeoutMs, prefixes: { claim: options.prefix } });
 }

@@ -19,8 +19,15 @@ export interface WebhookVerifierOptions extends TelemetryOptions {
   /** The clock in milliseconds (default `Date.now`); inject one in tests. */
   now?: () => number;
   /**
-   * Where accepted `webhook-id`s are recorded (default: a memory store), or `false` for no replay
-   * protection. Use the Redis store when several processes receive.
+   * Where accepted `webhook-id`s are claimed (default: this process's memory), or `false` for no
+   * replay protection. When several processes or isolates receive, pass the client's shared store:
+   * `redisStore(client)`, `durableObjectStore(env.PROMO_REVIEW_STATE)`, `denoKvStore(kv)` from
+   * `@promo-review/store` (any `ReplayStore` fits).
+   */
+  store?: ReplayStore | false;
+  /**
+   * The old name of {@link store}.
+   * @deprecated pass `store`.
    */
   replayStore?: ReplayStore | false;
   /** How long an accepted id is kept (default twice the tolerance: a timestamp is valid that long). */
@@ -95,8 +102,8 @@ export function createVerifierCore(backend: CryptoBackend, options: WebhookVerif
   const now = options.now ?? Date.now;
   const windowMs = (options.replayWindowSeconds ?? 2 * toleranceSeconds) * 1000;
   const warn = options.onWarning ?? ((warning: PayloadWarning) => console.warn(warning));
-  const replayStore =
-    options.replayStore === false ? undefined : (options.replayStore ?? createMemoryReplayStore({ now }));
+  const chosen = options.store ?? options.replayStore;
+  const replayStore = chosen === false ? undefined : (chosen ?? createMemoryReplayStore({ now }));
 
   const check = { schemes, now, toleranceSeconds };
   const verifySignature = (input: WebhookInput | Request) => checkSignature(check, input);

@@ -5,9 +5,10 @@
  * so the rule is the exact sliding window whichever isolate decides; of racing decisions, as many are
  * admitted as the memory store admits one after another. Runs in Node and Deno.
  */
+
+import { MemoryStore } from "@promo-review/store";
 import fc from "fast-check";
 import { type DenoKvLike, denoKvBudgetStore } from "../../src/deno.js";
-import { MemoryStore } from "../../src/memory-store.js";
 import type { WindowSpec } from "../../src/rules.js";
 
 type Op =

@@ -1,7 +1,7 @@
 /**
- * The parts of the Cloudflare Workers Durable Object API this package uses, typed structurally: the
- * package has no runtime dependency on Cloudflare's types, and the real `DurableObjectNamespace` and
- * `DurableObjectState` satisfy these interfaces.
+ * The parts of the Cloudflare Workers Durable Object API the store uses, typed structurally:
+ * the package has no runtime dependency on Cloudflare's types, and the real `DurableObjectNamespace`
+ * and `DurableObjectState` satisfy these interfaces.
  */
 
 /** A stub of one Durable Object: what `namespace.get(id)` returns. */
@@ -9,7 +9,7 @@ export interface DurableObjectStubLike {
   fetch(request: Request): Promise<Response>;
 }
 
-/** A Durable Object namespace binding (`env.REPLAY_STORE`), declared under `durable_objects` in wrangler. */
+/** A Durable Object namespace binding (`env.PROMO_REVIEW_STATE`), declared under `durable_objects` in wrangler. */
 export interface DurableObjectNamespaceLike<Id = unknown> {
   idFromName(name: string): Id;
   get(id: Id): DurableObjectStubLike;
@@ -27,4 +27,5 @@ export interface DurableObjectStorageLike {
 /** The state the runtime passes to a Durable Object's constructor. */
 export interface DurableObjectStateLike {
   storage: DurableObjectStorageLike;
+  blockConcurrencyWhile<T>(callback: () => Promise<T>): Promise<T>;
 }
