@@ -167,8 +167,8 @@ export interface ObservedReply {
   /** Redis's reply. */
   reply: RespReply;
   /**
-   * `Date.now()` when the reply came back from Redis. Redis runs one command at a time and this
-   * server sends them over one connection, so these times are in the order Redis ran them.
+   * When Redis ran it, in ms on Redis's own clock (`TIME`, asked right behind the command on the same
+   * connection), so a busy test process does not blur the times of several processes' commands.
    */
   at: number;
 }
@@ -251,6 +251,12 @@ function forRedis(command: string[], shas: Map<string, string>): string[] {
   return command;
 }
 
+/** A TIME reply (seconds, microseconds) in milliseconds. */
+function msOf(reply: RespReply): number {
+  if (!Array.isArray(reply) || reply.length !== 2) throw new Error(`unexpected TIME reply: ${String(reply)}`);
+  return Number(String(reply[0])) * 1000 + Number(String(reply[1])) / 1000;
+}
+
 /** SCRIPT LOAD answers the SHA-1 of the script as the client sent it. */
 function asSent(command: string[], reply: RespReply): RespReply {
   const isLoad = command[0]!.toUpperCase() === "SCRIPT" && command[1]?.toUpperCase() === "LOAD";
@@ -299,10 +305,18 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
    */
   const send = async (commands: string[][], transaction = false): Promise<RespReply[]> => {
     const translated = commands.map((command) => forRedis(command, shas));
-    const sent = transaction ? [["MULTI"], ...translated, ["EXEC"]] : translated;
+    // While observed, Redis stamps each command with its own clock: a TIME right behind it on the
+    // same connection runs the moment it has (nothing on this connection runs between them).
+    const observing = listeners.size > 0;
+    const stamped = observing ? translated.flatMap((command) => [command, ["TIME"]]) : translated;
+    const sent = transaction
+      ? [["MULTI"], ...translated, ["EXEC"], ...(observing ? [["TIME"]] : [])]
+      : stamped;
     const raw = await connection().send(sent);
-    let replies = raw;
+    let replies: RespReply[];
+    let times: number[] = [];
     if (transaction) {
+      const stamp = observing ? raw.pop() : undefined;
       const exec = raw[raw.length - 1]!;
       if (!Array.isArray(exec)) {
         // The transaction was refused: the first refused command says why, else EXEC's own error.
@@ -310,11 +324,14 @@ export async function startUpstashRest(options: UpstashRestOptions): Promise<Ups
         throw Object.assign(new Error(refused.error), { refused });
       }
       replies = exec;
-    }
+      if (stamp !== undefined) times = commands.map(() => msOf(stamp));
+    } else if (observing) {
+      replies = raw.filter((_, i) => i % 2 === 0);
+      times = raw.filter((_, i) => i % 2 === 1).map(msOf);
+    } else replies = raw;
     replies = replies.map((reply, i) => asSent(commands[i]!, reply));
-    const at = Date.now();
     for (const listener of listeners) {
-      for (const [i, command] of commands.entries()) listener({ command, reply: replies[i]!, at });
+      for (const [i, command] of commands.entries()) listener({ command, reply: replies[i]!, at: times[i]! });
     }
     return replies;
   };

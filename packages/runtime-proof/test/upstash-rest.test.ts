@@ -124,15 +124,24 @@ describe.runIf(redisAvailable("upstash REST fixture"))("the local Upstash REST s
       const redis = clientOf(rest);
       const key = `${suite.prefix()}o`;
       const heard: { command: string[]; reply: unknown }[] = [];
+      const times: number[] = [];
+      const start = Date.now();
       const stop = rest.observe(({ command, reply, at }) => {
-        expect(at).toBeLessThanOrEqual(Date.now());
         heard.push({ command, reply });
+        times.push(at);
       });
+      try {
+        await redis.incr(key);
+        await redis.pipeline().incr(key).incr(key).exec();
+        await redis.multi().incr(key).exec();
+      } finally {
+        stop();
+      }
       await redis.incr(key);
-      await redis.pipeline().incr(key).incr(key).exec();
-      await redis.multi().incr(key).exec();
-      stop();
-      await redis.incr(key);
+      // Redis's clock, on this machine: within the test's span, in the order Redis ran them.
+      expect(times).toEqual([...times].sort((x, y) => x - y));
+      expect(times[0]).toBeGreaterThanOrEqual(start - 1);
+      expect(times.at(-1)).toBeLessThanOrEqual(Date.now() + 1);
       expect(heard).toEqual([1, 2, 3, 4].map((n) => ({ command: ["incr", key], reply: n })));
     });
   });

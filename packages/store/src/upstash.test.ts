@@ -198,6 +198,17 @@ describe.runIf(redisAvailable("store Upstash"))("upstashStore over @upstash/redi
       expect(await cost(() => store.get("v"))).toBe(1);
       expect(await cost(() => store.delete("v"))).toBe(1);
     });
+
+    it("none for a take that a refusal this process saw still answers", async () => {
+      const rest = suite.rest();
+      const store = storeOf(suite.prefix());
+      const windows: StoreWindow[] = [{ id: "w", limit: 1, windowMs: 60_000 }];
+      expect(await store.take("key", windows)).toEqual({ ok: true });
+      expect(await store.take("key", windows)).toMatchObject({ ok: false, full: ["w"] });
+      rest.resetCounts();
+      expect(await store.take("key", windows)).toMatchObject({ ok: false, full: ["w"] });
+      expect(rest.roundTrips).toHaveLength(0);
+    });
   });
 
   describe("a REST server that stalls or answers 5xx costs a call no more than timeoutMs, closed or open", () => {

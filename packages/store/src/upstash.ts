@@ -11,6 +11,7 @@
  * @packageDocumentation
  */
 import type { StoreAdapter } from "./adapter.js";
+import { rememberingRefusals } from "./known-refusals.js";
 import { REDIS_PREFIXES, type RedisStorePrefixes } from "./redis.js";
 import { BUDGET_SCRIPT, budgetArgs, budgetKeys, takeDecision } from "./redis-script.js";
 import { type SharedStoreOptions, sharedStore } from "./shared-store.js";
@@ -90,7 +91,8 @@ const px = (ms: number) => String(Math.max(1, Math.ceil(ms)));
 
 /**
  * The adapter over `redis`: one round trip per call (a script costs one more the first time a server
- * sees it: EVALSHA answers NOSCRIPT, then EVAL loads it).
+ * sees it: EVALSHA answers NOSCRIPT, then EVAL loads it), and none for a take that a refusal answered
+ * in this process still answers (see {@link rememberingRefusals}).
  */
 export function upstashAdapter(redis: UpstashRedisClient, prefixes: RedisStorePrefixes = {}): StoreAdapter {
   const prefix: Required<RedisStorePrefixes> = {
@@ -109,7 +111,7 @@ export function upstashAdapter(redis: UpstashRedisClient, prefixes: RedisStorePr
     const claimKey = prefix.claim + key;
     return [claimKey, `${claimKey}:undone:${token}`];
   };
-  return {
+  return rememberingRefusals({
     where: "Upstash",
     async take(key, windows, member, ticketed) {
       return takeDecision(
@@ -146,7 +148,7 @@ export function upstashAdapter(redis: UpstashRedisClient, prefixes: RedisStorePr
     },
     // Over HTTP nothing holds a command until the server is back: a cheap request, answered once it is.
     probe: () => redis.ping(),
-  };
+  });
 }
 
 /**

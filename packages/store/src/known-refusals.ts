@@ -1,0 +1,53 @@
+/**
+ * Refusals remembered in the process, so that a burst does not ask the backend again what it has just
+ * answered. A refusal says how long, at the least, until the room comes back (`waitMs`): windows free
+ * only with time, and a settled ticket only ever leaves later than the refusal counted, so until then
+ * every take needing that window would be refused too. Answering those takes here is as exact as asking,
+ * and costs no round trip: worth it where each call is an HTTP request (Upstash).
+ */
+import type { StoreAdapter } from "./adapter.js";
+import type { Decision } from "./window.js";
+
+/** The most refusals remembered at once (keys come and go; an old one is only a saved round trip). */
+const MAX_REMEMBERED = 1024;
+
+/**
+ * `adapter`, with takes refused here while a refusal it answered still holds: a pause (every window),
+ * or one full window. A refusal naming several full windows says only when the last frees, so it is
+ * not remembered (a take needing one of them alone might fit sooner). Every other method is the
+ * adapter's own.
+ */
+export function rememberingRefusals(adapter: StoreAdapter): StoreAdapter {
+  /** Until when (`Date.now()` ms) a key is paused (`key\0`) or a key's window full (`key\0id`). */
+  const until = new Map<string, number>();
+  const remember = (id: string, at: number) => {
+    until.delete(id);
+    until.set(id, at);
+    if (until.size > MAX_REMEMBERED) until.delete(until.keys().next().value!);
+  };
+  const still = (id: string, now: number) => {
+    const at = until.get(id);
+    if (at === undefined) return 0;
+    if (at > now) return at - now;
+    until.delete(id);
+    return 0;
+  };
+  const remembering: StoreAdapter = Object.create(adapter);
+  remembering.take = async (key, windows, member, ticketed, call): Promise<Decision> => {
+    const now = Date.now();
+    const paused = still(`${key}\0`, now);
+    if (paused > 0) return { ok: false, waitMs: paused, full: [], paused: true };
+    for (const window of windows) {
+      const waitMs = still(`${key}\0${window.id}`, now);
+      if (waitMs > 0) return { ok: false, waitMs, full: [window.id], paused: false };
+    }
+    const decision = await adapter.take(key, windows, member, ticketed, call);
+    if (!decision.ok && decision.waitMs > 0) {
+      const at = Date.now() + decision.waitMs;
+      if (decision.paused) remember(`${key}\0`, at);
+      else if (decision.full.length === 1) remember(`${key}\0${decision.full[0]}`, at);
+    }
+    return decision;
+  };
+  return remembering;
+}
