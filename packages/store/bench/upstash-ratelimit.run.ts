@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { sized, writeResult } from "../../../scripts/bench-output.mjs";
 import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
 import { type ObservedReply, startUpstashRest, type UpstashRest } from "../../../testing/upstash-rest.ts";
+import { maxInAnyWindow } from "../../../testing/windows.ts";
 
 type Limiter = "ours" | "theirs";
 const LIMITERS: Limiter[] = ["ours", "theirs"];
@@ -121,17 +122,6 @@ function admitted(limiter: Limiter, { command, reply }: ObservedReply): boolean 
     return op === "take" && reply[0] === 1;
   }
   return typeof reply[0] === "number" && reply[0] >= 0 && reply.length === 2;
-}
-
-/** The most of `times` (sorted) inside any window of `windowMs` (a half-open interval). */
-function mostInAnyWindow(times: number[], windowMs: number): number {
-  let most = 0;
-  let first = 0;
-  for (let last = 0; last < times.length; last++) {
-    while (times[last]! - times[first]! >= windowMs) first++;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
 }
 
 /** The next moment three quarters into a window (windows counted from the epoch, as ratelimit's are), at least `leadMs` away. */
