@@ -16,10 +16,11 @@ import { bundleWorker, PACKAGE_DIR } from "./harness/bundle.ts";
 import { type CapturedDelivery, captureDelivery } from "./harness/deliveries.ts";
 
 const CLASSES = {
-  REPLAY: "InspectableReplayObject",
+  // One class serves the claims and the budget, as a user's Worker binds it.
+  REPLAY: "InspectableState",
   SLOW_REPLAY: "StalledReplayObject",
   LATE_REPLAY: "LateReplayObject",
-  BUDGET: "InspectableBudgetObject",
+  BUDGET: "InspectableState",
   SLOW_BUDGET: "StalledBudgetObject",
 };
 
@@ -157,7 +158,7 @@ describe("durableObjectReplayStore: a webhook-id is accepted once across isolate
     const id = unique("msg");
     expect((await owner("claim", { id, ttlMs: 300 })).claimed).toBe(true);
     const held = await other("inspectReplay", { id });
-    expect(held.keys).toEqual(["claim"]);
+    expect(held.keys).toEqual(["held"]);
     expect(held.alarm).toEqual(expect.any(Number));
     await expect
       .poll(async () => (await other("inspectReplay", { id })).keys, { timeout: 10_000, interval: 100 })
@@ -244,7 +245,7 @@ describe("durableObjectBudgetStore: one key's budget shared by every isolate", (
     );
     expect(decisions.filter((d) => d.decision.ok)).toHaveLength(3);
     const held = await owner("inspectBudget", { keyId });
-    expect(held.keys).toEqual(["budget"]);
+    expect(held.keys).toEqual(["held"]);
     expect(held.alarm).toEqual(expect.any(Number));
     await expect
       .poll(async () => (await other("inspectBudget", { keyId })).keys, { timeout: 10_000, interval: 100 })

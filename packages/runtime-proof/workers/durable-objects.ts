@@ -6,15 +6,11 @@
 import { budgetedFetch, createRateBudget } from "@promo-review/rate-budget";
 import {
   type DurableObjectNamespaceLike as BudgetNamespace,
-  BudgetObject,
-  durableObjectBudgetStore,
-} from "@promo-review/rate-budget/cloudflare";
-import { createWebhookVerifier } from "@promo-review/webhook-verify";
-import {
   type DurableObjectNamespaceLike,
-  durableObjectReplayStore,
-  ReplayStoreObject,
-} from "@promo-review/webhook-verify/cloudflare";
+  durableObjectStore,
+  PromoReviewState,
+} from "@promo-review/store/cloudflare";
+import { createWebhookVerifier } from "@promo-review/webhook-verify";
 
 interface Env {
   REPLAY: DurableObjectNamespaceLike;
@@ -30,16 +26,8 @@ async function inspect(storage: unknown): Promise<Response> {
   return Response.json({ keys: [...(await s.list()).keys()], alarm: await s.getAlarm() });
 }
 
-/** The package's object, plus a route that shows its storage (tests only). */
-export class InspectableReplayObject extends ReplayStoreObject {
-  override async fetch(request: Request): Promise<Response> {
-    if (new URL(request.url).pathname === "/inspect") return inspect(this.state.storage);
-    return super.fetch(request);
-  }
-}
-
-/** The package's object, plus a route that shows its storage (tests only). */
-export class InspectableBudgetObject extends BudgetObject {
+/** The one class of the store kit, plus a route that shows its storage (tests only). */
+export class InspectableState extends PromoReviewState {
   override async fetch(request: Request): Promise<Response> {
     if (new URL(request.url).pathname === "/inspect") return inspect(this.state.storage);
     return super.fetch(request);
@@ -49,7 +37,7 @@ export class InspectableBudgetObject extends BudgetObject {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An object that answers each request only after 1.5 s: a store slower than any deadline here. */
-export class StalledReplayObject extends ReplayStoreObject {
+export class StalledReplayObject extends PromoReviewState {
   override async fetch(request: Request): Promise<Response> {
     await sleep(1500);
     return super.fetch(request);
@@ -57,7 +45,7 @@ export class StalledReplayObject extends ReplayStoreObject {
 }
 
 /** An object that records at once but answers only after 1.5 s: a claim made in time, answered too late. */
-export class LateReplayObject extends ReplayStoreObject {
+export class LateReplayObject extends PromoReviewState {
   override async fetch(request: Request): Promise<Response> {
     const response = await super.fetch(request);
     await sleep(1500);
@@ -66,7 +54,7 @@ export class LateReplayObject extends ReplayStoreObject {
 }
 
 /** An object that answers each request only after 1.5 s. */
-export class StalledBudgetObject extends BudgetObject {
+export class StalledBudgetObject extends PromoReviewState {
   override async fetch(request: Request): Promise<Response> {
     await sleep(1500);
     return super.fetch(request);
@@ -120,21 +108,21 @@ const routes: Record<string, (input: Input, env: Env, ctx: Context) => Promise<R
   async verify(input, env) {
     const verifier = createWebhookVerifier({
       webhookSecret: input.secret,
-      replayStore: durableObjectReplayStore(env.REPLAY, { timeoutMs: input.timeoutMs }),
+      store: durableObjectStore(env.REPLAY, { timeoutMs: input.timeoutMs }),
     });
     const event = await verifier.verify({ headers: input.headers, body: input.body });
     return { type: event.type };
   },
   async claim(input, env, ctx) {
     const namespace = { slow: env.SLOW_REPLAY, late: env.LATE_REPLAY }[input.object as string] ?? env.REPLAY;
-    const store = durableObjectReplayStore(namespace, {
+    const store = durableObjectStore(namespace, {
       timeoutMs: input.timeoutMs,
       waitUntil: (promise) => ctx.waitUntil(promise),
     });
     return { claimed: await store.claim(input.id, input.ttlMs) };
   },
   async release(input, env) {
-    await durableObjectReplayStore(env.REPLAY).release(input.id);
+    await durableObjectStore(env.REPLAY).release(input.id);
     return {};
   },
   async inspectReplay(input, env) {
@@ -150,7 +138,7 @@ const routes: Record<string, (input: Input, env: Env, ctx: Context) => Promise<R
     const budget = createRateBudget({
       baseUrl: input.baseUrl,
       keyId: input.keyId,
-      store: durableObjectBudgetStore(env.BUDGET, {
+      store: durableObjectStore(env.BUDGET, {
         timeoutMs: 10_000,
         waitUntil: (promise) => ctx.waitUntil(promise),
       }),
@@ -165,19 +153,19 @@ const routes: Record<string, (input: Input, env: Env, ctx: Context) => Promise<R
   },
   /** The benchmark: `n` claims of fresh ids, `concurrency` at a time, timed inside workerd. */
   async benchClaims(input, env) {
-    const store = durableObjectReplayStore(env.REPLAY, { timeoutMs: 30_000 });
+    const store = durableObjectStore(env.REPLAY, { timeoutMs: 30_000 });
     const prefix = crypto.randomUUID();
     return timed(input, (i) => store.claim(`${prefix}-${i}`, 60_000));
   },
   /** The benchmark: `n` decisions on one key (a limit never reached), `concurrency` at a time. */
   async benchTakes(input, env) {
-    const store = durableObjectBudgetStore(env.BUDGET, { timeoutMs: 30_000 });
+    const store = durableObjectStore(env.BUDGET, { timeoutMs: 30_000 });
     const keyId = crypto.randomUUID();
     const windows = [{ id: "w", rule: "w", limit: 1_000_000, windowMs: 60_000 }];
     return timed(input, async () => store.take(keyId, windows));
   },
   async take(input, env) {
-    const store = durableObjectBudgetStore(input.slow ? env.SLOW_BUDGET : env.BUDGET, {
+    const store = durableObjectStore(input.slow ? env.SLOW_BUDGET : env.BUDGET, {
       timeoutMs: input.timeoutMs,
       whenUnavailable: input.whenUnavailable,
     });
@@ -185,7 +173,7 @@ const routes: Record<string, (input: Input, env: Env, ctx: Context) => Promise<R
     return { decision: await store.take(input.keyId, windows) };
   },
   async pause(input, env) {
-    await durableObjectBudgetStore(env.BUDGET).pause(input.keyId, input.ms);
+    await durableObjectStore(env.BUDGET).pause(input.keyId, input.ms);
     return {};
   },
 };

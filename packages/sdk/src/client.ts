@@ -16,6 +16,7 @@ import {
   type ReferenceData,
 } from "@promo-review/promotions-core";
 import type { RateBudget } from "@promo-review/rate-budget";
+import type { Store } from "@promo-review/store";
 import { createUploader, type ResumeStore, type Uploader } from "@promo-review/upload-chunker";
 import { createWebhookVerifier, type ReplayStore, type WebhookVerifier } from "@promo-review/webhook-verify";
 import { debugEnabled, resolveSettings, type SettingsInput } from "./config.js";
@@ -33,13 +34,22 @@ export interface ClientConfig extends SettingsInput, TelemetryOptions {
    * one across processes), options for a private one, or `false` to turn it off.
    */
   rateBudget?: BudgetChoice | undefined;
-  /** Replay protection of webhooks. Default: in memory. Pass a Redis store for several processes. */
+  /**
+   * Where the client's shared state lives: the budget, the webhook claims and the upload resume
+   * points. Default `memoryStore()` (this process). Pass `redisStore(client)` from
+   * `@promo-review/sdk/redis`, `durableObjectStore(env.PROMO_REVIEW_STATE)` from
+   * `@promo-review/sdk/cloudflare`, `denoKvStore(kv)` from `@promo-review/sdk/deno` (or your own
+   * adapter through `sharedStore`) and every process using it shares all three. `rateBudget`,
+   * `replayStore` and `resumeStore`, when given, win for their part.
+   */
+  store?: Store | undefined;
+  /** Replay protection of webhooks, or `false` for none. Default: the client's `store`. */
   replayStore?: ReplayStore | false | undefined;
   /** Client-side validation of every stated rule before sending. Default: on. */
   validate?: boolean | undefined;
   /** Reference data caching (default one day, in memory). */
   referenceCache?: ReferenceCacheOptions | undefined;
-  /** Where unfinished uploads are remembered for resume (default: in memory). */
+  /** Where unfinished uploads are remembered for resume. Default: the client's `store`. */
   resumeStore?: ResumeStore | undefined;
   /**
    * Further origins that may receive requests and credentials, for a deployment that serves a
@@ -154,7 +164,9 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const telemetry: TelemetryOptions = {};
   if (config.tracerProvider) telemetry.tracerProvider = config.tracerProvider;
   if (config.meterProvider) telemetry.meterProvider = config.meterProvider;
-  const budget = chooseBudget(config.rateBudget, settings.apiKey, settings.baseUrl, telemetry);
+  // On the client's store, one budget per key for every process sharing it.
+  const budgetChoice = config.rateBudget ?? (config.store && { store: config.store });
+  const budget = chooseBudget(budgetChoice, settings.apiKey, settings.baseUrl, telemetry);
   const webhookSecrets = settings.webhookSecret === undefined ? [] : [settings.webhookSecret].flat();
   const logger = config.logger ?? (debugEnabled(config.debug, config.env) ? console : undefined);
   const common = {
@@ -189,7 +201,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     retry: config.retry,
     // The uploader's own warnings (a web storage store that cannot keep entries) go to the same logger.
     logger,
-    store: config.resumeStore,
+    store: config.resumeStore ?? config.store,
   });
   const { http: _main, ...links } = createLinkCapture({ http: main });
   const {
@@ -209,7 +221,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const webhooks = settings.webhookSecret
     ? createWebhookVerifier({
         webhookSecret: settings.webhookSecret,
-        replayStore: config.replayStore,
+        store: config.replayStore ?? config.store,
         ...telemetry,
       })
     : unconfiguredWebhooks();

@@ -96,6 +96,14 @@ export {
   type RateBudgetOptions,
 } from "@promo-review/rate-budget";
 export {
+  memoryStore,
+  type SharedStoreOptions,
+  type Store,
+  type StoreAdapter,
+  type StoreCall,
+  sharedStore,
+} from "@promo-review/store";
+export {
   formatOf,
   type UploadProgress,
   type UploadResponse,

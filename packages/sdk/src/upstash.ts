@@ -1,7 +1,8 @@
 /**
- * The Upstash store for the whole client, for edge functions (Vercel, Netlify) that keep shared state
- * in Upstash Redis over HTTPS: `upstashStore(redis)` over an `@upstash/redis` client (install it beside
- * the SDK). The same as `@promo-review/store/upstash`, here so that a facade user needs one package.
+ * The client's shared state in Upstash Redis over HTTPS, for edge functions without TCP (Vercel,
+ * Netlify): `createClient({ store: upstashStore(redis) })` puts the budget, the webhook claims and the
+ * upload resume points there. The store kit's Upstash backend (`@promo-review/store/upstash`); it
+ * imports no client: pass an `@upstash/redis` `Redis` (install it beside the SDK).
  * @packageDocumentation
  */
 export {

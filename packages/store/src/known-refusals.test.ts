@@ -66,6 +66,23 @@ describe("a refusal answered by the backend answers the takes that need its wind
     expect(backend.calls.length).toBe(asked + 1);
   });
 
+  it("while a key is contended, concurrent takes wait for the one in flight and share its refusal", async () => {
+    const backend = flakyAdapter();
+    const adapter = rememberingRefusals(backend);
+    const windows: StoreWindow[] = [{ id: "w", limit: 1, windowMs: 30 }];
+    expect(await adapter.take("k", windows, "m1", false, call)).toEqual({ ok: true });
+    await adapter.take("k", windows, "m2", false, call);
+    await sleep(40);
+    // The window has room again for one: of four takes at once, one asks and is admitted, the rest ask
+    // after it, one at a time, and the first refusal answers the others.
+    const asked = backend.calls.length;
+    const decisions = await Promise.all(
+      ["a", "b", "c", "d"].map((m) => adapter.take("k", windows, m, false, call)),
+    );
+    expect(decisions.filter((d) => d.ok)).toHaveLength(1);
+    expect(backend.calls.length - asked).toBe(2);
+  });
+
   it("refuses here only what the backend would refuse at that moment, for any schedule", async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -3,7 +3,9 @@
  * answered. A refusal says how long, at the least, until the room comes back (`waitMs`): windows free
  * only with time, and a settled ticket only ever leaves later than the refusal counted, so until then
  * every take needing that window would be refused too. Answering those takes here is as exact as asking,
- * and costs no round trip: worth it where each call is an HTTP request (Upstash).
+ * and costs no round trip: worth it where each call is an HTTP request (Upstash). While a key is
+ * contended (its last answer a refusal), takes of it in this process also go one at a time: each waits
+ * for the one in flight, whose refusal may answer it too.
  */
 import type { StoreAdapter } from "./adapter.js";
 import type { Decision } from "./window.js";
@@ -32,8 +34,8 @@ export function rememberingRefusals(adapter: StoreAdapter): StoreAdapter {
     until.delete(id);
     return 0;
   };
-  const remembering: StoreAdapter = Object.create(adapter);
-  remembering.take = async (key, windows, member, ticketed, call): Promise<Decision> => {
+  /** The refusal still in force for a take of `windows`, if any. */
+  const known = (key: string, windows: Parameters<StoreAdapter["take"]>[1]): Decision | undefined => {
     const now = Date.now();
     const paused = still(`${key}\0`, now);
     if (paused > 0) return { ok: false, waitMs: paused, full: [], paused: true };
@@ -41,13 +43,56 @@ export function rememberingRefusals(adapter: StoreAdapter): StoreAdapter {
       const waitMs = still(`${key}\0${window.id}`, now);
       if (waitMs > 0) return { ok: false, waitMs, full: [window.id], paused: false };
     }
-    const decision = await adapter.take(key, windows, member, ticketed, call);
-    if (!decision.ok && decision.waitMs > 0) {
-      const at = Date.now() + decision.waitMs;
-      if (decision.paused) remember(`${key}\0`, at);
-      else if (decision.full.length === 1) remember(`${key}\0${decision.full[0]}`, at);
+    return undefined;
+  };
+  /** The keys whose last answer was a refusal, with the take of each in flight (if any). */
+  const contended = new Map<string, Promise<unknown> | undefined>();
+  /** How many takes of each contended key wait for the one in flight. */
+  const waiting = new Map<string, number>();
+  /** Waits for the take of `key` in flight, counted among its waiters. */
+  const behind = async (key: string, ahead: Promise<unknown>) => {
+    waiting.set(key, (waiting.get(key) ?? 0) + 1);
+    try {
+      await ahead.catch(() => {});
+    } finally {
+      const left = waiting.get(key)! - 1;
+      if (left > 0) waiting.set(key, left);
+      else waiting.delete(key);
     }
-    return decision;
+  };
+  const remembering: StoreAdapter = Object.create(adapter);
+  remembering.take = async (key, windows, member, ticketed, call): Promise<Decision> => {
+    let refused = known(key, windows);
+    let ahead = contended.get(key);
+    while (refused === undefined && ahead !== undefined) {
+      await behind(key, ahead);
+      if (call.signal.aborted) throw call.signal.reason;
+      refused = known(key, windows);
+      ahead = contended.get(key);
+    }
+    if (refused !== undefined) return refused;
+    const asking = adapter.take(key, windows, member, ticketed, call);
+    if (contended.has(key)) contended.set(key, asking);
+    try {
+      const decision = await asking;
+      // Admitted: the key stays contended while others wait (they go on one at a time); else it is free.
+      if (decision.ok) {
+        if (waiting.has(key)) contended.set(key, undefined);
+        else contended.delete(key);
+        return decision;
+      }
+      if (contended.size >= MAX_REMEMBERED && !contended.has(key))
+        contended.delete(contended.keys().next().value!);
+      contended.set(key, undefined);
+      if (decision.waitMs > 0) {
+        const at = Date.now() + decision.waitMs;
+        if (decision.paused) remember(`${key}\0`, at);
+        else if (decision.full.length === 1) remember(`${key}\0${decision.full[0]}`, at);
+      }
+      return decision;
+    } finally {
+      if (contended.get(key) === asking) contended.set(key, undefined);
+    }
   };
   return remembering;
 }

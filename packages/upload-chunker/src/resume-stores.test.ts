@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { isPromoReviewError } from "@promo-review/errors";
 import type { Simulator } from "@promo-review/simulator";
+import { memoryStore, type Store } from "@promo-review/store";
 import { build } from "esbuild";
 import fc from "fast-check";
 import { Cluster, Redis } from "ioredis";
@@ -15,6 +16,7 @@ import { redisAvailable, startRedis, type TestRedis, useRedis } from "../../../t
 import { patterned, sha256, simulatorWithUploader } from "../test/support/uploads.js";
 import { stateFileName } from "./file-resume-store.js";
 import { createUploader, type ResumeRecord, type ResumeStore } from "./index.js";
+import { isKitStore, kitResumeStore } from "./kit-resume-store.js";
 import { fileResumeStore, userCacheDirectory } from "./node.js";
 import { RESUME_STORE_UNAVAILABLE, type RedisResumeClient, redisResumeStore } from "./redis.js";
 
@@ -122,6 +124,76 @@ async function killedAndFinished(storeArgs: string[]) {
   expect(result!.resumedFrom).toBeGreaterThanOrEqual(bytes.length / 2);
   expect(sim.control.upload(uploadId).sha256).toBe(sha256(bytes));
 }
+
+/** A memory store of the kit with some of its methods replaced (a class's methods do not spread). */
+function kitWith(overrides: Partial<Store>, kit = memoryStore()): Store {
+  return {
+    where: kit.where,
+    take: (key, windows, ticket) => kit.take(key, windows, ticket),
+    settle: (key, windows, ticket) => kit.settle(key, windows, ticket),
+    pause: (key, ms) => kit.pause(key, ms),
+    claim: (key, ttlMs) => kit.claim(key, ttlMs),
+    release: (key) => kit.release(key),
+    get: (key) => kit.get(key),
+    set: (key, value, ttlMs) => kit.set(key, value, ttlMs),
+    delete: (key) => kit.delete(key),
+    ...overrides,
+  };
+}
+
+describe("the client's shared store (@promo-review/store) keeps resume points as values with expiry", () => {
+  it("behaves as a resume store, keyed by the fingerprint's SHA-256, and expires", async () => {
+    const clock = { at: 0, now: () => clock.at };
+    const kit = memoryStore({ clock });
+    expect(isKitStore(kit)).toBe(true);
+    const store = kitResumeStore(kit, { ttlMs: 1000 });
+    await behavesAsAStore(store);
+    await store.set("f", RECORD);
+    clock.at = 1000;
+    expect(await store.get("f")).toBeUndefined();
+  });
+
+  it("a failed delete is reported (the upload is finished; the entry expires), never thrown", async () => {
+    const failing = kitWith({ delete: () => Promise.reject(new Error("down")) });
+    const errors: unknown[] = [];
+    await kitResumeStore(failing, { onError: (e) => errors.push(e) }).delete("f");
+    expect(errors).toHaveLength(1);
+    const warned: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => warned.push(message) };
+    await kitResumeStore(failing).delete("f", { logger });
+    expect(warned).toHaveLength(1);
+  });
+
+  it("createUploader({ store }) keeps the upload's resume point there until it completes", async () => {
+    const kit = memoryStore();
+    const seen: string[] = [];
+    const store = kitWith(
+      {
+        get: (key) => {
+          seen.push(`get ${key.length}`);
+          return kit.get(key);
+        },
+        set: (key, value, ttlMs) => {
+          seen.push(`set ${JSON.parse(value).fileSize} ${ttlMs}`);
+          return kit.set(key, value, ttlMs);
+        },
+        delete: (key) => {
+          seen.push(`delete ${key.length}`);
+          return kit.delete(key);
+        },
+      },
+      kit,
+    );
+    const { sim, uploader } = await simulatorWithUploader({}, { store });
+    try {
+      const data = patterned(256 * 1024);
+      await uploader.upload(data, { fileName: "clip.pdf", contentType: "application/pdf" });
+      expect(seen).toEqual(["get 64", `set ${data.byteLength} ${7 * 24 * 3600_000}`, "delete 64"]);
+    } finally {
+      await sim.close();
+    }
+  });
+});
 
 describe("userCacheDirectory: the platform's cache directory, XDG_CACHE_HOME first", () => {
   it("follows XDG_CACHE_HOME when absolute, else the platform's place", () => {

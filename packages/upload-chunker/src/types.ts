@@ -3,6 +3,7 @@
  * what can be uploaded and what one upload is asked to do, what it reports and gives back, where
  * unfinished uploads are remembered, and the interface every kind of source is opened into.
  */
+
 import type { PromoReviewError } from "@promo-review/errors";
 import type { TracedSpan } from "@promo-review/errors/telemetry";
 import type {
@@ -13,6 +14,7 @@ import type {
   RetryPolicy,
   WithResponse,
 } from "@promo-review/http";
+import type { Store } from "@promo-review/store";
 import type { UPLOAD_STATUSES } from "./upload-statuses.js";
 
 /**
@@ -36,8 +38,13 @@ export interface UploaderOptions extends HttpClientSource {
   timeoutMs?: number;
   /** A ready client for the file service, instead of `filesUrl` and the credentials. */
   http?: HttpClient;
-  /** Where unfinished uploads are remembered (default: this process's memory). */
-  store?: ResumeStore;
+  /**
+   * Where unfinished uploads are remembered (default: this process's memory): the client's shared
+   * store from `@promo-review/store` (`redisStore(client)`, `durableObjectStore(namespace)`,
+   * `denoKvStore(kv)`), whose resume points last 7 days after their last write, or a
+   * {@link ResumeStore} such as `webStorageResumeStore` (the browser's) or `fileResumeStore` (Node).
+   */
+  store?: ResumeStore | Store;
   /**
    * Retries. For chunks, `limit` is how many failed attempts in a row, without progress, end the
    * upload (default 5; the count restarts whenever the service confirms more bytes). Initiation and

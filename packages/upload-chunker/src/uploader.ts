@@ -13,6 +13,7 @@ import {
   withResponse,
 } from "@promo-review/http";
 import { streamingByDefault } from "./chunks.js";
+import { isKitStore, kitResumeStore } from "./kit-resume-store.js";
 import { meteredClient } from "./metered-client.js";
 import { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 import { memoryResumeStore } from "./resume-store.js";
@@ -75,7 +76,12 @@ export function createUploader(options: UploaderOptions): Uploader {
   });
   const settings: UploaderSettings = {
     http,
-    store: options.store ?? memoryResumeStore(),
+    store:
+      options.store === undefined
+        ? memoryResumeStore()
+        : isKitStore(options.store)
+          ? kitResumeStore(options.store)
+          : options.store,
     logger: options.logger,
     retry:
       options.retry === false
