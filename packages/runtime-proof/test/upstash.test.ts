@@ -117,6 +117,54 @@ describe.runIf(redisAvailable("runtime-proof Upstash"))(
           });
         });
 
+        describe("a REST server that stalls or answers 5xx costs a call no more than timeoutMs, closed or open", () => {
+          const TIMEOUT_MS = 500;
+          for (const fault of ["stall", "fail"] as const) {
+            for (const whenUnavailable of ["closed", "open"] as const) {
+              it(`${fault}, ${whenUnavailable}`, async () => {
+                const rest = upstash.rest();
+                rest.resetCounts();
+                if (fault === "stall") rest.stall();
+                else rest.fail(503);
+                // A stalled request keeps a Node process alive (fetch has no deadline of its own, and
+                // @upstash/redis sets none): once its three calls have been sent and their deadlines
+                // passed, the server lets go, and the process can end.
+                const letGo = (async () => {
+                  const until = Date.now() + 60_000;
+                  const scripts = () => rest.roundTrips.filter((r) => r.commands.includes("EVALSHA")).length;
+                  while (scripts() < 3 && Date.now() < until) await new Promise((ok) => setTimeout(ok, 50));
+                  await new Promise((ok) => setTimeout(ok, TIMEOUT_MS + 500));
+                  await rest.heal();
+                })();
+                const [out] = await inProcesses(
+                  runtime,
+                  "upstash-outage",
+                  () => ({ timeoutMs: TIMEOUT_MS, whenUnavailable }),
+                  { count: 1 },
+                );
+                await letGo;
+                const outcomes = out!["outcomes"] as {
+                  name: string;
+                  elapsedMs: number;
+                  value?: unknown;
+                  error?: { code?: string };
+                }[];
+                // A loaded machine's timers fire late: the slack covers that, not a second deadline.
+                for (const o of outcomes) expect(o.elapsedMs, o.name).toBeLessThanOrEqual(TIMEOUT_MS + 400);
+                if (whenUnavailable === "closed") {
+                  expect(outcomes.map((o) => o.error?.code)).toEqual([
+                    "BUDGET_STORE_UNAVAILABLE",
+                    "REPLAY_STORE_FAILED",
+                    "RESUME_STORE_UNAVAILABLE",
+                  ]);
+                } else {
+                  expect(outcomes.map((o) => o.value ?? null)).toEqual([{ ok: true }, true, null]);
+                }
+              });
+            }
+          }
+        });
+
         describe("an upload one process started, another resumes from the service's offset", () => {
           it("resumes instead of starting again", async () => {
             const chunkSize = 256 * 1024;
