@@ -49,7 +49,7 @@ export interface UpstashStoreOptions extends SharedStoreOptions {
  * (KEYS[2], named after the claim's token), and a claim finding it gives way.
  * KEYS[1] the claim, KEYS[2] its undo's mark; ARGV[1] the token, ARGV[2] the TTL in ms. Returns 1 if claimed.
  */
-export const CLAIM_SCRIPT = `
+const CLAIM_SCRIPT = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 if redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 1 end
 return 0
@@ -60,7 +60,7 @@ return 0
  * token (another receiver's claim stays), and leaves the mark {@link CLAIM_SCRIPT} gives way to.
  * KEYS[1] the claim, KEYS[2] the mark; ARGV[1] the token, ARGV[2] the mark's TTL in ms.
  */
-export const UNCLAIM_SCRIPT = `
+const UNCLAIM_SCRIPT = `
 redis.call('SET', KEYS[2], '1', 'PX', ARGV[2])
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
@@ -71,7 +71,7 @@ return 1
  * point is), and nothing that starts with the marker parses, so the string comes back as written.
  * KEYS[1] the value; ARGV[1] the marker. Returns nil when none is set.
  */
-export const GET_SCRIPT = `
+const GET_SCRIPT = `
 local value = redis.call('GET', KEYS[1])
 if value then return ARGV[1] .. value end
 return false
