@@ -8,7 +8,7 @@ export default defineConfig(
     dir: import.meta.dirname,
     sequential: true,
     // Only the real-redis-server suites exercise these (see CONTRIBUTING, "Coverage when a suite skips").
-    coverageNeeds: { "redis-server": ["src/redis.ts", "src/shared-store.ts"] },
+    coverageNeeds: { "redis-server": ["src/redis.ts"] },
     // The Durable Object store runs in workerd: packages/runtime-proof/test/durable-objects*.test.ts
     // exercises it there, where V8 coverage of this Node process cannot see.
     coverageExclude: ["src/budget-object.ts", "src/cloudflare.ts", "src/durable-object-store.ts"],

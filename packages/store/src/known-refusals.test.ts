@@ -101,9 +101,11 @@ describe("a refusal answered by the backend answers the takes that need its wind
             const asked = backend.calls.length;
             const decision = await adapter.take("k", windows[which], `m${i}`, false, call);
             if (backend.calls.length === asked) {
-              // Answered here: the backend, asked now, refuses too.
+              // Answered here: the backend, asked now, refuses too (unless the room came back in the
+              // millisecond between the two questions).
               expect(decision.ok).toBe(false);
-              expect((await backend.take("k", windows[which], `check${i}`, false, call)).ok).toBe(false);
+              if (!decision.ok && decision.waitMs > 2)
+                expect((await backend.take("k", windows[which], `check${i}`, false, call)).ok).toBe(false);
             }
           }
         },

@@ -71,6 +71,9 @@ export function rememberingRefusals(adapter: StoreAdapter): StoreAdapter {
       ahead = contended.get(key);
     }
     if (refused !== undefined) return refused;
+    // The wait counts from before the question: the backend decided after this, so the room comes
+    // back no sooner than `asked + waitMs` (counting from the answer would refuse a little too long).
+    const asked = Date.now();
     const asking = adapter.take(key, windows, member, ticketed, call);
     if (contended.has(key)) contended.set(key, asking);
     try {
@@ -85,7 +88,7 @@ export function rememberingRefusals(adapter: StoreAdapter): StoreAdapter {
         contended.delete(contended.keys().next().value!);
       contended.set(key, undefined);
       if (decision.waitMs > 0) {
-        const at = Date.now() + decision.waitMs;
+        const at = asked + decision.waitMs;
         if (decision.paused) remember(`${key}\0`, at);
         else if (decision.full.length === 1) remember(`${key}\0${decision.full[0]}`, at);
       }
