@@ -92,7 +92,7 @@ const px = (ms: number) => String(Math.max(1, Math.ceil(ms)));
 /**
  * The adapter over `redis`: one round trip per call (a script costs one more the first time a server
  * sees it: EVALSHA answers NOSCRIPT, then EVAL loads it), and none for a take that a refusal answered
- * in this process still answers (see {@link rememberingRefusals}).
+ * in this process still answers (`known-refusals.ts`).
  */
 export function upstashAdapter(redis: UpstashRedisClient, prefixes: RedisStorePrefixes = {}): StoreAdapter {
   const prefix: Required<RedisStorePrefixes> = {
