@@ -5,6 +5,9 @@
  * A block preceded by `<!-- needs: redis-cluster -->` runs against a real three-master Redis Cluster
  * (testing/redis-cluster.ts) whose nodes it reads from `REDIS_CLUSTER_NODES` ("host:port,..."), as a
  * user's deployment would pass them; without redis-server it skips loudly outside CI, never under it.
+ * A block preceded by `<!-- needs: upstash -->` runs against the local Upstash REST server in front
+ * of a real redis-server (testing/upstash-rest.ts), found through `UPSTASH_REDIS_REST_URL` and
+ * `UPSTASH_REDIS_REST_TOKEN`, as `Redis.fromEnv()` of `@upstash/redis` reads them on Vercel.
  * A block preceded by `<!-- deno -->` runs in the real deno instead (testing/deno.ts), with Deno KV
  * and `Deno.openKv()` landing in a temporary folder.
  */
@@ -14,6 +17,8 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kvFolder, runDeno } from "./deno.ts";
 import { redisClusterAvailable, startRedisCluster, type TestRedisCluster } from "./redis-cluster.ts";
+import { redisAvailable, startRedis, type TestRedis } from "./redis-server.ts";
+import { startUpstashRest, type UpstashRest } from "./upstash-rest.ts";
 
 /** One runnable block of a README. */
 export interface ReadmeExample {
@@ -23,12 +28,12 @@ export interface ReadmeExample {
   line: number;
   code: string;
   /** What the block needs running first (its `<!-- needs: ... -->` line). */
-  needs?: "redis-cluster" | undefined;
+  needs?: "redis-cluster" | "upstash" | undefined;
   /** Where it runs: Node (through vitest), or the real deno for a block marked `<!-- deno -->`. */
   runtime: "node" | "deno";
 }
 
-const NEEDS = /<!-- needs: (redis-cluster) -->/;
+const NEEDS = /<!-- needs: (redis-cluster|upstash) -->/;
 
 /** Extracts the runnable TypeScript blocks of a README, in order. */
 export function readmeExamples(readmePath: string): ReadmeExample[] {
@@ -126,6 +131,54 @@ export async function runDenoReadmeExample(packageDir: string, example: ReadmeEx
   }
 }
 
+type Needs = NonNullable<ReadmeExample["needs"]>;
+
+/** What a `<!-- needs: ... -->` block runs against: started once before its blocks, stopped after. */
+interface NeededServers {
+  name: string;
+  /** Whether the servers can start here (says so loudly when not; throws under CI). */
+  available(suite: string): boolean;
+  /** Starts them and sets the environment the blocks read; answers what stops them. */
+  start(): Promise<() => Promise<void>>;
+}
+
+const NEEDED: Record<Needs, NeededServers> = {
+  "redis-cluster": {
+    name: "against a real Redis Cluster",
+    available: redisClusterAvailable,
+    async start() {
+      const cluster: TestRedisCluster = await startRedisCluster();
+      process.env["REDIS_CLUSTER_NODES"] = cluster.startup.map((n) => `${n.host}:${n.port}`).join(",");
+      return async () => {
+        delete process.env["REDIS_CLUSTER_NODES"];
+        await cluster.stop();
+      };
+    },
+  },
+  upstash: {
+    name: "against the local Upstash REST server",
+    available: redisAvailable,
+    async start() {
+      const redis: TestRedis = await startRedis();
+      let rest: UpstashRest;
+      try {
+        rest = await startUpstashRest({ redisPort: redis.port });
+      } catch (error) {
+        await redis.stop();
+        throw error;
+      }
+      process.env["UPSTASH_REDIS_REST_URL"] = rest.url;
+      process.env["UPSTASH_REDIS_REST_TOKEN"] = rest.token;
+      return async () => {
+        delete process.env["UPSTASH_REDIS_REST_URL"];
+        delete process.env["UPSTASH_REDIS_REST_TOKEN"];
+        await rest.close();
+        await redis.stop();
+      };
+    },
+  },
+};
+
 /**
  * The README test every package runs: one test per runnable block, named after its line, plus a check
  * that the README has one at all (a README must start with a runnable example).
@@ -140,27 +193,23 @@ export function testReadmeExamples(packageDir: string): void {
         else await runReadmeExample(packageDir, example);
       });
     }
-    const clustered = examples.filter((e) => e.needs === "redis-cluster");
-    if (clustered.length > 0) {
-      describe.runIf(redisClusterAvailable(`README Redis Cluster examples of ${packageDir}`))(
-        "against a real Redis Cluster",
-        () => {
-          let cluster: TestRedisCluster | undefined;
-          beforeAll(async () => {
-            cluster = await startRedisCluster();
-            process.env["REDIS_CLUSTER_NODES"] = cluster.startup.map((n) => `${n.host}:${n.port}`).join(",");
-          }, 60_000);
-          afterAll(async () => {
-            delete process.env["REDIS_CLUSTER_NODES"];
-            await cluster?.stop();
+    for (const [needs, servers] of Object.entries(NEEDED) as [Needs, NeededServers][]) {
+      const group = examples.filter((e) => e.needs === needs);
+      if (group.length === 0) continue;
+      describe.runIf(servers.available(`README ${needs} examples of ${packageDir}`))(servers.name, () => {
+        let stop: (() => Promise<void>) | undefined;
+        beforeAll(async () => {
+          stop = await servers.start();
+        }, 60_000);
+        afterAll(async () => {
+          await stop?.();
+        });
+        for (const example of group) {
+          it(`example ${example.index} (README line ${example.line})`, async () => {
+            await runReadmeExample(packageDir, example);
           });
-          for (const example of clustered) {
-            it(`example ${example.index} (README line ${example.line})`, async () => {
-              await runReadmeExample(packageDir, example);
-            });
-          }
-        },
-      );
+        }
+      });
     }
   });
 }

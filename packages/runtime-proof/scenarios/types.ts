@@ -46,6 +46,8 @@ export function describeError(error: unknown): Record<string, unknown> {
 export function runtimeFingerprint(): string {
   const g = globalThis as Record<string, unknown> & { navigator?: { userAgent?: string } };
   const ua = g.navigator?.userAgent ?? "";
+  // The Vercel Edge runtime names itself in a global string (what edge code is told to test).
+  if (typeof g["EdgeRuntime"] === "string") return "edge-runtime";
   if (g["Deno"] !== undefined) return "deno";
   if (g["Bun"] !== undefined) return "bun";
   if (ua === "Cloudflare-Workers") return "workerd";

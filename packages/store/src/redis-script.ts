@@ -1,3 +1,5 @@
+import type { Decision, StoreWindow } from "./window.js";
+
 /**
  * The one Lua script behind every budget decision in Redis. Running the check and the take of every window
  * in one script makes the decision atomic across processes: Redis runs scripts one at a time.
@@ -83,3 +85,35 @@ return {1}
  * restart) with the key's first key, so that a Redis Cluster routes it to the node holding the key.
  */
 export const PROBE_SCRIPT = "return 1";
+
+/**
+ * The keys of one budget script call for `key`: its pause marker, then each window's set. The hash
+ * tag (`{key}`) keeps them in one Redis Cluster slot. Every store that runs the script (Redis,
+ * Upstash) names them so, so stores on one database share the budget.
+ */
+export function budgetKeys(prefix: string, key: string, windows: readonly StoreWindow[]): string[] {
+  const base = `${prefix}{${key}}:`;
+  return [`${base}pause`, ...windows.map((w) => `${base}w:${w.id}`)];
+}
+
+/** The script's arguments: the operation's own (`head`), then limit, windowMs and holdMs per window. */
+export function budgetArgs(head: (string | number)[], windows: readonly StoreWindow[]): (string | number)[] {
+  const args = [...head];
+  for (const w of windows) args.push(w.limit, w.windowMs, w.holdMs ?? 0);
+  return args;
+}
+
+/**
+ * The script's answer to a take as a {@link Decision}. Numbers may come as numbers or as the strings
+ * the script wrote (a REST client parses some, not all).
+ */
+export function takeDecision(answer: unknown, windows: readonly StoreWindow[]): Decision {
+  if (!Array.isArray(answer)) throw new Error(`unexpected answer from the budget script: ${String(answer)}`);
+  if (Number(answer[0]) === 1) return { ok: true };
+  return {
+    ok: false,
+    waitMs: Number(answer[1]),
+    paused: Number(answer[2]) === 1,
+    full: answer.slice(3).map((index) => windows[Number(index) - 1]!.id),
+  };
+}

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import type { StoreAdapter, StoreFamily } from "./adapter.js";
-import { BUDGET_SCRIPT, PROBE_SCRIPT } from "./redis-script.js";
+import { BUDGET_SCRIPT, budgetArgs, budgetKeys, PROBE_SCRIPT, takeDecision } from "./redis-script.js";
 import { type SharedStoreOptions, sharedStore } from "./shared-store.js";
 import type { Store } from "./store.js";
 import type { StoreWindow } from "./window.js";
@@ -68,15 +68,9 @@ export function redisAdapter(client: RedisStoreClient, prefixes: RedisStorePrefi
   const prefix = { ...REDIS_PREFIXES, ...prefixes } as Required<RedisStorePrefixes>;
   for (const family of ["window", "claim", "value"] as const) prefix[family] ??= REDIS_PREFIXES[family];
   let sha: Promise<string> | undefined;
-  const windowKeys = (key: string, windows: readonly StoreWindow[]) => {
-    const base = `${prefix.window}{${key}}:`;
-    return [`${base}pause`, ...windows.map((w) => `${base}w:${w.id}`)];
-  };
-  const windowArgs = (args: (string | number)[], windows: readonly StoreWindow[]) => {
-    for (const w of windows) args.push(w.limit, w.windowMs, w.holdMs ?? 0);
-    return args;
-  };
-  async function script(keys: string[], args: (string | number)[], signal?: AbortSignal): Promise<unknown[]> {
+  const windowKeys = (key: string, windows: readonly StoreWindow[]) =>
+    budgetKeys(prefix.window, key, windows);
+  async function script(keys: string[], args: (string | number)[], signal?: AbortSignal): Promise<unknown> {
     let answer: unknown;
     try {
       sha ??= sha1(BUDGET_SCRIPT);
@@ -89,8 +83,6 @@ export function redisAdapter(client: RedisStoreClient, prefixes: RedisStorePrefi
         throw error;
       answer = await client.eval(BUDGET_SCRIPT, keys.length, ...keys, ...args);
     }
-    if (!Array.isArray(answer))
-      throw new Error(`unexpected answer from the budget script: ${String(answer)}`);
     return answer;
   }
   const keyOf = (family: StoreFamily, key: string) =>
@@ -98,18 +90,11 @@ export function redisAdapter(client: RedisStoreClient, prefixes: RedisStorePrefi
   return {
     where: "Redis",
     async take(key, windows, member, ticketed, { signal }) {
-      const args = windowArgs(["take", member, ticketed ? 1 : 0], windows);
-      const answer = await script(windowKeys(key, windows), args, signal);
-      if (answer[0] === 1) return { ok: true };
-      return {
-        ok: false,
-        waitMs: Number(answer[1]),
-        paused: answer[2] === 1,
-        full: answer.slice(3).map((index) => windows[Number(index) - 1]!.id),
-      };
+      const args = budgetArgs(["take", member, ticketed ? 1 : 0], windows);
+      return takeDecision(await script(windowKeys(key, windows), args, signal), windows);
     },
     async settle(key, windows, ticket, { signal }) {
-      await script(windowKeys(key, windows), windowArgs(["settle", ticket, 1], windows), signal);
+      await script(windowKeys(key, windows), budgetArgs(["settle", ticket, 1], windows), signal);
     },
     async pause(key, ms, { signal }) {
       await script(windowKeys(key, []), ["pause", ms], signal);

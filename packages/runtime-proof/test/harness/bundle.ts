@@ -3,13 +3,15 @@
  * package left external, so each runtime resolves the real workspace packages itself (Node through
  * `import` or `require()`, Deno through node_modules, Bun with its own conditions). workerd and
  * Chromium get a single self-contained bundle, as a Worker or a web page would be built, with the
- * conditions their tool chains use; a Node built-in anywhere in it fails the build.
+ * conditions their tool chains use; a Node built-in anywhere in it fails the build. The Vercel Edge
+ * runtime (`edge-runtime` from npm) gets one too, as a classic script with the `edge-light`
+ * condition first (what Vercel's build resolves for an edge function), evaluated in an `EdgeRuntime`.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { build } from "esbuild";
 
-export type Runtime = "node-esm" | "node-cjs" | "deno" | "bun" | "workerd" | "chromium";
+export type Runtime = "node-esm" | "node-cjs" | "deno" | "bun" | "workerd" | "chromium" | "edge-runtime";
 
 /** This package's folder, found upward from this module (which also runs compiled into `.proof/`). */
 export const PACKAGE_DIR = findPackageDir(import.meta.dirname);
@@ -74,6 +76,7 @@ export default {
 };
 `;
     case "chromium":
+    case "edge-runtime":
       return `${importLine}
 globalThis.runScenario = async (input) => {
   try { return { ok: true, output: await run(input) }; }
@@ -87,17 +90,20 @@ globalThis.runScenario = async (input) => {
 export async function bundleScenario(scenario: string, runtime: Runtime): Promise<string> {
   mkdirSync(OUT_DIR, { recursive: true });
   const isNode = runtime === "node-esm" || runtime === "node-cjs" || runtime === "deno" || runtime === "bun";
-  const outfile = join(OUT_DIR, `${scenario}.${runtime}.${runtime === "node-cjs" ? "cjs" : "mjs"}`);
+  const extension = runtime === "node-cjs" ? "cjs" : runtime === "edge-runtime" ? "js" : "mjs";
+  const outfile = join(OUT_DIR, `${scenario}.${runtime}.${extension}`);
   await build({
     stdin: { contents: entrySource(scenario, runtime), resolveDir: SCENARIO_DIR, loader: "ts" },
     bundle: true,
     outfile,
-    format: runtime === "node-cjs" ? "cjs" : "esm",
+    // An EdgeRuntime evaluates a script, not a module.
+    format: runtime === "node-cjs" ? "cjs" : runtime === "edge-runtime" ? "iife" : "esm",
     platform: isNode ? "node" : "browser",
     target: "es2022",
     // Node, Deno and Bun resolve the packages themselves; the web targets get everything inlined.
     ...(isNode ? { packages: "external" as const } : {}),
     ...(runtime === "workerd" ? { conditions: ["workerd", "worker", "browser"] } : {}),
+    ...(runtime === "edge-runtime" ? { conditions: ["edge-light", "worker", "browser"] } : {}),
     logLevel: "silent",
   });
   return outfile;

@@ -22,6 +22,8 @@ export type Outcome =
   | { ok: false; error: { name: string; message: string; [key: string]: unknown } };
 
 const BIN = join(PACKAGE_DIR, "node_modules", ".bin");
+/** The Node program that evaluates a bundle in a fresh `EdgeRuntime` (the Vercel Edge runtime). */
+const EDGE_HOST = join(PACKAGE_DIR, "test", "harness", "edge-host.mjs");
 
 /** Spawns `command`, waits for the result line, kills the process (by pid) after `timeoutMs`. */
 export async function runProcess(command: string, args: string[], timeoutMs: number): Promise<Outcome> {
@@ -168,8 +170,20 @@ export async function runScenario(
   input: ScenarioInput,
   options: RunOptions = {},
 ): Promise<Outcome> {
+  return runBundle(runtime, await bundleScenario(scenario, runtime), input, options);
+}
+
+/**
+ * Runs a scenario bundled already (`bundleScenario`) in `runtime` with `input`: what several processes
+ * of one runtime share, so that they start from one bundle written once.
+ */
+export async function runBundle(
+  runtime: Runtime,
+  file: string,
+  input: ScenarioInput,
+  options: RunOptions = {},
+): Promise<Outcome> {
   const timeoutMs = options.timeoutMs ?? 90_000;
-  const file = await bundleScenario(scenario, runtime);
   const arg = JSON.stringify(input);
   switch (runtime) {
     case "node-esm":
@@ -186,7 +200,7 @@ export async function runScenario(
           "--no-prompt",
           "--no-lock",
           "--allow-net=127.0.0.1",
-          ...(scenario === "tracing" ? ["--allow-env"] : []),
+          ...(basename(file).startsWith("tracing.") ? ["--allow-env"] : []),
           file,
           arg,
         ],
@@ -196,6 +210,9 @@ export async function runScenario(
       return runProcess(join(BIN, "bun"), [file, arg], timeoutMs);
     case "workerd":
       return runInWorkerd(file, input);
+    case "edge-runtime":
+      // Each run is its own Node process with its own EdgeRuntime, as each edge function instance is.
+      return runProcess(process.execPath, [EDGE_HOST, RESULT_MARKER, file, arg], timeoutMs);
     case "chromium": {
       if (!options.chromium) throw new Error("runScenario(chromium) needs a ChromiumSession");
       return runInChromium(options.chromium, file, input, timeoutMs);

@@ -49,7 +49,8 @@ function expectedRanges(size: number, chunk: number): string[] {
   return ranges;
 }
 
-function output(outcome: Outcome, runtime: Runtime): Record<string, unknown> {
+/** A scenario's output, checked to come from `runtime`; a failed outcome throws with its description. */
+export function output(outcome: Outcome, runtime: Runtime): Record<string, unknown> {
   if (!outcome.ok)
     throw new Error(`scenario failed in ${runtime}: ${JSON.stringify(outcome.error, null, 2)}`);
   // The scenario reports the runtime it saw, so a runner that silently fell back to Node cannot pass.
