@@ -8,6 +8,7 @@ import {
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
 import { readingOf, useSimulator } from "../../../testing/simulator.ts";
+import { waitFor } from "../../../testing/wait-for.ts";
 import { createWith, linksFor, recordingFetch, requestsTo, type Sent } from "../test/support/sim.js";
 import type { CaptureEvent } from "./types.js";
 
@@ -38,10 +39,21 @@ describe("generic URL: captured synchronously, 201 with an image upload", () => 
   });
   it("uses a generous, configurable request timeout, and never resends a capture that timed out", async () => {
     sim().control.addFault({ route: "POST /v1/links", kind: "slow", delayMs: 300, count: 2 });
+    const sent: Sent[] = [];
     await expect(
-      linksFor(sim(), { captureTimeoutMs: 50 }).capture("https://example.com/slow"),
+      linksFor(sim(), { captureTimeoutMs: 50, fetch: recordingFetch(sent) }).capture(
+        "https://example.com/slow",
+      ),
     ).rejects.toBeInstanceOf(TimeoutError);
-    await new Promise((resolve) => setTimeout(resolve, 350)); // let the slowed request finish
+    // Every attempt is sent before the capture settles, so what was sent is final here.
+    expect(sent.filter((s) => s.method === "POST")).toHaveLength(1);
+    // The simulator logs the cut request when it sees the connection close, which may come after the
+    // client gave up: wait for that, so it is not logged into the next test's reset log.
+    await waitFor(
+      () => requestsTo(sim(), "POST", "/v1/links").length > 0,
+      10_000,
+      "the timed-out capture logged",
+    );
     expect(requestsTo(sim(), "POST", "/v1/links")).toHaveLength(1);
     const result = await linksFor(sim()).capture("https://example.com/slow");
     expect(result.fileFormat).toBe("image");

@@ -18,8 +18,8 @@ import { findRoute, type RequestContext, type Route } from "./router.js";
 import { type SimulatorState, secretsOf } from "./state.js";
 
 /** Throws RATE_LIMITED when the key has no room; POST /v1/links needs room in both budgets. */
-function enforceRateLimits(limiters: SlidingWindowLimiter[], key: string): void {
-  const verdict = admit(limiters, key, Date.now());
+function enforceRateLimits(limiters: SlidingWindowLimiter[], key: string, now: number): void {
+  const verdict = admit(limiters, key, now);
   if (verdict.admitted) return;
   const seconds = verdict.retryAfterMs / 1000;
   throw new ApiError(
@@ -39,7 +39,7 @@ function guard(ctx: RequestContext): void {
     const principal = authenticateFiles(req, state.credentials, correlationId);
     // Only a variant profile limits initiation (the spec is silent); chunk PUT and status never are.
     if (state.initiationLimiter && method === "POST" && path === "/v1/uploads") {
-      enforceRateLimits([state.initiationLimiter], principal.credential);
+      enforceRateLimits([state.initiationLimiter], principal.credential, state.now());
     }
     return;
   }
@@ -48,6 +48,7 @@ function guard(ctx: RequestContext): void {
   enforceRateLimits(
     links ? [state.mainLimiter, state.linkLimiter] : [state.mainLimiter],
     principal.credential,
+    state.now(),
   );
   checkMainUserHeaders(req, principal);
 }

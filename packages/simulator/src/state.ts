@@ -58,6 +58,11 @@ export interface SimulatorOptions {
    * `Simulator.profile`), so clients can prove they do not depend on the simulator's choices.
    */
   profile?: number;
+  /**
+   * The clock the rate limits read, in milliseconds (default `Date.now`). Tests pass a clock they
+   * advance by hand, so a sliding window's edges do not depend on how loaded the machine is.
+   */
+  now?: () => number;
 }
 
 /** The three processing delays, adjustable at run time. */
@@ -91,6 +96,8 @@ export interface SimulatorState {
   faults: FaultRegistry;
   mainLimiter: SlidingWindowLimiter;
   linkLimiter: SlidingWindowLimiter;
+  /** The rate limits' clock (`SimulatorOptions.now`). */
+  now: () => number;
   log: RequestLog;
 }
 
@@ -230,6 +237,7 @@ export async function createState(options: SimulatorOptions): Promise<SimulatorS
     faults: new FaultRegistry(seed),
     mainLimiter: new SlidingWindowLimiter(options.mainApiLimit ?? 60, windowMs),
     linkLimiter: new SlidingWindowLimiter(options.linkCaptureLimit ?? 10, windowMs),
+    now: options.now ?? Date.now,
     log: new RequestLog(),
   };
 }

@@ -3,6 +3,7 @@ import type { ResponseMetadata } from "@promo-review/http";
 import type { Simulator } from "@promo-review/simulator";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from "vitest";
+import { waitFor } from "../../../testing/wait-for.ts";
 import { patterned, simulatorWithUploader } from "../test/support/uploads.js";
 import { fileDetailsOf, type Uploader } from "./index.js";
 
@@ -24,6 +25,17 @@ const part = (size: number) => patterned(size) as Uint8Array<ArrayBuffer>;
 
 const sentUnder = (correlationId: string) =>
   sim.control.requests().filter((r) => r.service === "files" && r.correlationId === correlationId);
+
+/**
+ * Waits until the simulator has seen the client cut the request a slow fault held (it logs a request
+ * when its connection closes, which may come after the client's timeout settled), and checks that no
+ * answer was sent: the timeout, not the slowed reply, ended it.
+ */
+async function cutByClient(faultId: string): Promise<void> {
+  const held = () => sim.control.requests().filter((r) => r.fault?.faultId === faultId);
+  await waitFor(() => held().length > 0, 10_000, "the request the slow fault held, logged");
+  expect(held().map((r) => r.status)).toEqual([null]);
+}
 
 describe("a File gives fileName and contentType when the options leave them out", () => {
   it("upload(file) with no options: the File's name and type reach the service", async () => {
@@ -129,7 +141,7 @@ describe("timeoutMs and retry on each upload and status read", () => {
     expect(sentUnder(correlationId).filter((r) => r.method === "PUT")).toHaveLength(2);
   });
   it("timeoutMs bounds each chunk PUT of this upload", async () => {
-    sim.control.addFault({ route: "PUT /v1/uploads/*", kind: "slow", delayMs: 400, count: 1 });
+    const fault = sim.control.addFault({ route: "PUT /v1/uploads/*", kind: "slow", delayMs: 400, count: 1 });
     const slow = uploader.upload(patterned(12), {
       fileName: "a.pdf",
       contentType: "application/pdf",
@@ -137,7 +149,7 @@ describe("timeoutMs and retry on each upload and status read", () => {
       retry: false,
     });
     await expect(slow).rejects.toBeInstanceOf(TimeoutError);
-    await new Promise((resolve) => setTimeout(resolve, 450)); // let the slowed request finish
+    await cutByClient(fault.faultId);
   });
   it("status(id, { retry: false }) makes one attempt; the default retries", async () => {
     const { uploadId } = await uploader.upload(patterned(13), {
@@ -148,10 +160,10 @@ describe("timeoutMs and retry on each upload and status read", () => {
     await expect(uploader.status(uploadId, { retry: false })).rejects.toBeInstanceOf(ServerError);
     sim.control.addFault({ route: "GET /v1/uploads/*", kind: "status", status: 500, count: 1 });
     expect((await uploader.status(uploadId)).$response.attempts).toBe(2);
-    sim.control.addFault({ route: "GET /v1/uploads/*", kind: "slow", delayMs: 400, count: 1 });
+    const fault = sim.control.addFault({ route: "GET /v1/uploads/*", kind: "slow", delayMs: 400, count: 1 });
     await expect(uploader.status(uploadId, { timeoutMs: 50, retry: false })).rejects.toBeInstanceOf(
       TimeoutError,
     );
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    await cutByClient(fault.faultId);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { waitFor } from "../../../../testing/wait-for.ts";
 import type { Simulator } from "../../src/index.js";
 import { sampleTextPromotion } from "../../src/samples.js";
 
@@ -104,14 +105,8 @@ export function textPromotion(
   return sampleTextPromotion(sim.reference, overrides);
 }
 
-/** Polls `check` until it is true (or throws after `timeoutMs`). */
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Polls until a state holds (the shared helper; re-exported for the suites that import it here). */
+export { waitFor };
 
 /** A request the receiver got. */
 export interface Received {
