@@ -94,10 +94,10 @@ await build({
   logLevel: "silent",
 });
 const objects = {
-  REPLAY: "InspectableReplayObject",
+  REPLAY: "InspectableState",
   SLOW_REPLAY: "StalledReplayObject",
   LATE_REPLAY: "LateReplayObject",
-  BUDGET: "InspectableBudgetObject",
+  BUDGET: "InspectableState",
   SLOW_BUDGET: "StalledBudgetObject",
 };
 const mf = new Miniflare({
