@@ -1,4 +1,4 @@
-import { type RawBody, rawBody } from "./body.js";
+import { type RawBody, signedBody } from "./body.js";
 import { toBase64 } from "./bytes.js";
 import type { CryptoBackend, SignedContent } from "./crypto-backend.js";
 import type { WebhookHeaders } from "./headers.js";
@@ -38,7 +38,7 @@ export async function signWith(backend: CryptoBackend, options: SignOptions): Pr
   const content: SignedContent = {
     id: options.id ?? randomId(),
     timestamp: String(unixSeconds(options.timestamp)),
-    body: rawBody(options.body),
+    body: signedBody(options.body),
   };
   const signatures: string[] = [];
   for (const secret of parseSecrets(options.webhookSecret, true)) {
