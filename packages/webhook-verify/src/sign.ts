@@ -1,6 +1,6 @@
 import { type RawBody, signedBody } from "./body.js";
 import { toBase64 } from "./bytes.js";
-import type { CryptoBackend, SignedContent } from "./crypto-backend.js";
+import type { SignedContent, SigningBackend } from "./crypto-backend.js";
 import type { WebhookHeaders } from "./headers.js";
 import { refuse } from "./refuse.js";
 import { parseSecrets, type WebhookSecret } from "./secrets.js";
@@ -34,7 +34,7 @@ function unixSeconds(timestamp: number | Date | undefined): number {
  * Signs a body as a Standard Webhooks sender does and returns the three headers to send with it.
  * For tests of a receiver, and for services that send webhooks themselves.
  */
-export async function signWith(backend: CryptoBackend, options: SignOptions): Promise<WebhookHeaders> {
+export async function signWith(backend: SigningBackend, options: SignOptions): Promise<WebhookHeaders> {
   const content: SignedContent = {
     id: options.id ?? randomId(),
     timestamp: String(unixSeconds(options.timestamp)),
