@@ -20,6 +20,17 @@ export interface SignOptions {
   timestamp?: number | Date;
 }
 
+/** An Ed25519 signing key's seed: 32 bytes is the seed; 64 bytes is the libsodium form, seed followed by the public key. */
+export function signingSeed(key: Uint8Array, label: string): Uint8Array {
+  if (key.length !== 32 && key.length !== 64) {
+    throw refuse(
+      "secret_format",
+      `The ${label} (whsk_) must hold a 32- or 64-byte Ed25519 key; it holds ${key.length} bytes`,
+    );
+  }
+  return key.subarray(0, 32);
+}
+
 function randomId(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
   return `msg_${toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
@@ -41,7 +52,7 @@ export async function signWith(backend: SigningBackend, options: SignOptions): P
     body: signedBody(options.body),
   };
   const signatures: string[] = [];
-  for (const secret of parseSecrets(options.webhookSecret, true)) {
+  for (const secret of parseSecrets(options.webhookSecret, signingSeed)) {
     if (secret.kind === "ed25519-public") {
       throw refuse("secret_format", "A whpk_ public key cannot sign: sign with the whsk_ private key");
     }
