@@ -23,10 +23,19 @@ export interface CryptoBackend {
   ed25519Verifier(
     publicKey: Uint8Array,
   ): (content: SignedContent, signature: Uint8Array) => boolean | Promise<boolean>;
-  /** Base64 Ed25519 signature with a 32-byte private seed. */
-  ed25519Signer(seed: Uint8Array): (content: SignedContent) => Promise<string>;
   /** Compares two signature strings in constant time for equal lengths. */
   equalSignatures(a: string, b: string): boolean;
+}
+
+/**
+ * What `sign` needs of a runtime's crypto: HMAC, and Ed25519 with a private seed. Apart from
+ * {@link CryptoBackend}, so that a receiver's bundle carries no signing code.
+ */
+export interface SigningBackend {
+  /** Base64 of HMAC-SHA256 over the signed content, with the key prepared once. */
+  hmacSigner: CryptoBackend["hmacSigner"];
+  /** Base64 Ed25519 signature with a 32-byte private seed. */
+  ed25519Signer(seed: Uint8Array): (content: SignedContent) => Promise<string>;
 }
 
 /** Whether a value is a thenable, so that synchronous results skip a microtask. */

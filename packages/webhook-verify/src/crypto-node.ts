@@ -9,6 +9,7 @@ import {
   timingSafeEqual,
   verify as verifyBytes,
 } from "node:crypto";
+import type { SigningBackend } from "./crypto-backend.js";
 import { type CryptoBackend, ed25519Pkcs8, ed25519Spki, type SignedContent } from "./crypto-backend.js";
 
 // Only the `node` entry imports this file, so the main (web) entry stays free of Node built-ins.
@@ -37,14 +38,19 @@ export const nodeCrypto: CryptoBackend = {
     const key = createPublicKey({ key: Buffer.from(ed25519Spki(publicKey)), format: "der", type: "spki" });
     return (content, signature) => verifyBytes(null, signedBuffer(content), key, signature);
   },
-  ed25519Signer(seed) {
-    const key = createPrivateKey({ key: Buffer.from(ed25519Pkcs8(seed)), format: "der", type: "pkcs8" });
-    return async (content) => signBytes(null, signedBuffer(content), key).toString("base64");
-  },
   equalSignatures(a, b) {
     // UTF-8 is injective, so equal bytes mean equal strings (latin1 would fold U+0141 onto "A").
     const left = Buffer.from(a, "utf8");
     const right = Buffer.from(b, "utf8");
     return left.length === right.length && timingSafeEqual(left, right);
+  },
+};
+
+/** `node:crypto`'s signing, for `sign`: HMAC as the verifier computes it, and Ed25519 with a private seed. */
+export const nodeSigning: SigningBackend = {
+  hmacSigner: nodeCrypto.hmacSigner,
+  ed25519Signer(seed) {
+    const key = createPrivateKey({ key: Buffer.from(ed25519Pkcs8(seed)), format: "der", type: "pkcs8" });
+    return async (content) => signBytes(null, signedBuffer(content), key).toString("base64");
   },
 };

@@ -1,4 +1,5 @@
 import { timingSafeEqualStrings, toBase64, utf8 } from "./bytes.js";
+import type { SigningBackend } from "./crypto-backend.js";
 import { type CryptoBackend, ed25519Pkcs8, ed25519Spki, type SignedContent } from "./crypto-backend.js";
 
 /** The signed content as one buffer, as Web Crypto takes it. */
@@ -56,6 +57,12 @@ export const webCrypto: CryptoBackend = {
     return async (content, signature) =>
       subtle().verify("Ed25519", await imported(), Uint8Array.from(signature), signedBytes(content));
   },
+  equalSignatures: timingSafeEqualStrings,
+};
+
+/** Web Crypto's signing, for `sign`: HMAC as the verifier computes it, and Ed25519 with a private seed. */
+export const webSigning: SigningBackend = {
+  hmacSigner: webHmacSigner,
   ed25519Signer(seed) {
     const imported = kept(() =>
       subtle().importKey("pkcs8", ed25519Pkcs8(seed), { name: "Ed25519" }, false, ["sign"]),
@@ -63,5 +70,4 @@ export const webCrypto: CryptoBackend = {
     return async (content) =>
       toBase64(new Uint8Array(await subtle().sign("Ed25519", await imported(), signedBytes(content))));
   },
-  equalSignatures: timingSafeEqualStrings,
 };

@@ -1,6 +1,6 @@
 import { WebhookVerificationError } from "@promo-review/errors";
-import { DEFAULT_MAX_BODY_BYTES, declaredTooLarge, readLimited } from "./chunks.js";
-import { bodyConsumed } from "./consumed.js";
+import { requestBytesWithin } from "./body.js";
+import { DEFAULT_MAX_BODY_BYTES, declaredTooLarge } from "./chunks.js";
 import {
   ANSWERS,
   type Answer,
@@ -20,19 +20,6 @@ function respond(answer: Answer): Response {
 }
 
 /**
- * Reads a request's body once, up to `maxBytes`; `undefined` when it is larger (the rest is not read).
- * A body already used or locked (a framework read it first) is refused as `parsed_body`.
- */
-async function readBody(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
-  if (request.bodyUsed || request.body?.locked) throw bodyConsumed("fetch");
-  const reader = request.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const body = await readLimited(() => reader.read(), maxBytes);
-  if (!body) await reader.cancel();
-  return body;
-}
-
-/**
  * A Fetch handler, `(request) => Promise<Response>`, for Cloudflare Workers, Deno, Bun and web
  * frameworks (Hono, Next.js route handlers, SvelteKit). Reads the raw body once, verifies it, runs
  * `fn` and the listeners, and answers 200 only after they succeed (see `receive` for every answer).
@@ -49,7 +36,7 @@ export function fetchHandler(
       return respond(tooLarge(options, maxBytes));
     let body: Uint8Array | undefined;
     try {
-      body = await readBody(request, maxBytes);
+      body = await requestBytesWithin(request, maxBytes);
     } catch (error) {
       if (error instanceof WebhookVerificationError) return respond(misconfigured(options, error));
       throw error;

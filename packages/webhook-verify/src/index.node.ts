@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { type VerifyWebhookOptions, verifyWebhookWith } from "./bind.js";
-import { nodeCrypto } from "./crypto-node.js";
+import { nodeCrypto, nodeSigning } from "./crypto-node.js";
 import type { WebhookHeaders } from "./headers.js";
 import type { WebhookEvent } from "./payload.js";
 import { type SignOptions, signWith } from "./sign.js";
@@ -32,7 +32,7 @@ export function verifyWebhook(
 
 /** {@inheritDoc WebhookApi.sign} */
 export function sign(options: SignOptions): Promise<WebhookHeaders> {
-  return signWith(nodeCrypto, options);
+  return signWith(nodeSigning, options);
 }
 
 /** Which crypto this entry uses: `"node"` here, `"web"` in the other entry. */

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { type VerifyWebhookOptions, verifyWebhookWith } from "./bind.js";
-import { webCrypto } from "./crypto-web.js";
+import { webCrypto, webSigning } from "./crypto-web.js";
 import type { WebhookHeaders } from "./headers.js";
 import type { WebhookEvent } from "./payload.js";
 import { type SignOptions, signWith } from "./sign.js";
@@ -32,7 +32,7 @@ export function verifyWebhook(
 
 /** {@inheritDoc WebhookApi.sign} */
 export function sign(options: SignOptions): Promise<WebhookHeaders> {
-  return signWith(webCrypto, options);
+  return signWith(webSigning, options);
 }
 
 /** Which crypto this entry uses: `"web"` here, `"node"` in the other entry. */

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SECRET } from "../test/support/fixtures.js";
 import { createWebhookVerifier } from "./index.node.js";
 import { parseSecret, parseSecrets } from "./secrets.js";
+import { signingSeed } from "./sign.js";
 
 function refusalOf(make: () => unknown): WebhookVerificationError {
   try {
@@ -47,7 +48,7 @@ describe("a malformed secret fails when the verifier is made, naming the likely 
       "verifies with the public key (whpk_)",
     );
     expect(refusalOf(() => parseSecret("whpk_AAAA")).message).toContain("32-byte");
-    expect(refusalOf(() => parseSecret("whsk_AAAA", 0, 1, true)).message).toContain("32- or 64-byte");
+    expect(refusalOf(() => parseSecret("whsk_AAAA", 0, 1, signingSeed)).message).toContain("32- or 64-byte");
   });
 
   it("reads whsec_, unprefixed base64, URL-safe base64, whpk_ and whsk_", () => {
@@ -57,7 +58,7 @@ describe("a malformed secret fails when the verifier is made, naming the likely 
     expect(parseSecret(`whpk_${Buffer.alloc(32, 1).toString("base64")}`)).toMatchObject({
       kind: "ed25519-public",
     });
-    expect(parseSecret(`whsk_${Buffer.alloc(64, 2).toString("base64")}`, 0, 1, true)).toEqual({
+    expect(parseSecret(`whsk_${Buffer.alloc(64, 2).toString("base64")}`, 0, 1, signingSeed)).toEqual({
       kind: "ed25519-private",
       seed: new Uint8Array(32).fill(2),
     });

@@ -7,6 +7,12 @@ export type ParsedSecret =
   | { kind: "ed25519-public"; key: Uint8Array }
   | { kind: "ed25519-private"; seed: Uint8Array };
 
+/**
+ * Reads an Ed25519 signing key (`whsk_`) into its 32-byte seed, or refuses it naming `label`. Only
+ * `sign` passes one (it lives in sign.ts), so a receiver's bundle carries no signing-key code.
+ */
+export type ReadSigningKey = (key: Uint8Array, label: string) => Uint8Array;
+
 /** A secret as configured: `whsec_<base64>` (HMAC), `whpk_<base64>` (Ed25519 public key), or raw key bytes. */
 export type WebhookSecret = string | Uint8Array;
 
@@ -16,7 +22,12 @@ export type WebhookSecret = string | Uint8Array;
  * the usual cause), a missing value (an unset environment variable), text that is not base64, or a
  * private key where a public one belongs.
  */
-export function parseSecret(secret: unknown, index = 0, count = 1, allowPrivate = false): ParsedSecret {
+export function parseSecret(
+  secret: unknown,
+  index = 0,
+  count = 1,
+  readSigningKey?: ReadSigningKey,
+): ParsedSecret {
   const label = count > 1 ? `webhook secret #${index + 1}` : "webhook secret";
   if (secret instanceof Uint8Array) {
     if (secret.length === 0) throw refuse("secret_format", `The ${label} is empty`);
@@ -40,7 +51,7 @@ export function parseSecret(secret: unknown, index = 0, count = 1, allowPrivate 
   }
   // No prefix: base64 alone, as the standardwebhooks package also accepts.
   const [, prefix = "", encoded = ""] = /^(whsec_|whpk_|whsk_)?(.*)$/.exec(secret) ?? [];
-  if (prefix === "whsk_" && !allowPrivate) {
+  if (prefix === "whsk_" && !readSigningKey) {
     throw refuse(
       "secret_format",
       `The ${label} is an Ed25519 signing key (whsk_); a receiver verifies with the public key (whpk_) instead`,
@@ -62,21 +73,13 @@ export function parseSecret(secret: unknown, index = 0, count = 1, allowPrivate 
     }
     return { kind: "ed25519-public", key };
   }
-  if (prefix === "whsk_") {
-    // 32 bytes is the seed; 64 bytes is the libsodium form, seed followed by the public key.
-    if (key.length !== 32 && key.length !== 64) {
-      throw refuse(
-        "secret_format",
-        `The ${label} (whsk_) must hold a 32- or 64-byte Ed25519 key; it holds ${key.length} bytes`,
-      );
-    }
-    return { kind: "ed25519-private", seed: key.subarray(0, 32) };
-  }
+  if (prefix === "whsk_" && readSigningKey)
+    return { kind: "ed25519-private", seed: readSigningKey(key, label) };
   return { kind: "hmac", key };
 }
 
 /** Reads the configured secret or secrets (several during a rotation); at least one is required. */
-export function parseSecrets(secrets: unknown, allowPrivate = false): ParsedSecret[] {
+export function parseSecrets(secrets: unknown, readSigningKey?: ReadSigningKey): ParsedSecret[] {
   const list: unknown[] = Array.isArray(secrets) ? secrets : [secrets];
   if (list.length === 0) {
     throw refuse(
@@ -84,5 +87,5 @@ export function parseSecrets(secrets: unknown, allowPrivate = false): ParsedSecr
       "No webhook secret is configured: pass `webhookSecret` (one whsec_ string or several)",
     );
   }
-  return list.map((secret, index) => parseSecret(secret, index, list.length, allowPrivate));
+  return list.map((secret, index) => parseSecret(secret, index, list.length, readSigningKey));
 }

@@ -1,6 +1,6 @@
-import { type RawBody, rawBody } from "./body.js";
+import { type RawBody, signedBody } from "./body.js";
 import { toBase64 } from "./bytes.js";
-import type { CryptoBackend, SignedContent } from "./crypto-backend.js";
+import type { SignedContent, SigningBackend } from "./crypto-backend.js";
 import type { WebhookHeaders } from "./headers.js";
 import { refuse } from "./refuse.js";
 import { parseSecrets, type WebhookSecret } from "./secrets.js";
@@ -20,6 +20,17 @@ export interface SignOptions {
   timestamp?: number | Date;
 }
 
+/** An Ed25519 signing key's seed: 32 bytes is the seed; 64 bytes is the libsodium form, seed followed by the public key. */
+export function signingSeed(key: Uint8Array, label: string): Uint8Array {
+  if (key.length !== 32 && key.length !== 64) {
+    throw refuse(
+      "secret_format",
+      `The ${label} (whsk_) must hold a 32- or 64-byte Ed25519 key; it holds ${key.length} bytes`,
+    );
+  }
+  return key.subarray(0, 32);
+}
+
 function randomId(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
   return `msg_${toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
@@ -34,14 +45,14 @@ function unixSeconds(timestamp: number | Date | undefined): number {
  * Signs a body as a Standard Webhooks sender does and returns the three headers to send with it.
  * For tests of a receiver, and for services that send webhooks themselves.
  */
-export async function signWith(backend: CryptoBackend, options: SignOptions): Promise<WebhookHeaders> {
+export async function signWith(backend: SigningBackend, options: SignOptions): Promise<WebhookHeaders> {
   const content: SignedContent = {
     id: options.id ?? randomId(),
     timestamp: String(unixSeconds(options.timestamp)),
-    body: rawBody(options.body),
+    body: signedBody(options.body),
   };
   const signatures: string[] = [];
-  for (const secret of parseSecrets(options.webhookSecret, true)) {
+  for (const secret of parseSecrets(options.webhookSecret, signingSeed)) {
     if (secret.kind === "ed25519-public") {
       throw refuse("secret_format", "A whpk_ public key cannot sign: sign with the whsk_ private key");
     }

@@ -6,20 +6,21 @@
  * @packageDocumentation
  */
 
+import type { WebhookInput } from "./body.js";
 import { timingSafeEqualStrings } from "./bytes.js";
-import { checkSignature, claimOnce, type VerifiedSignature, type WebhookInput } from "./check-signature.js";
 import { webHmacSigner } from "./crypto-web.js";
+import { authenticate, claimOnce, type VerifiedSignature } from "./delivery.js";
 import { refuse } from "./refuse.js";
 import type { ReplayStore } from "./replay-store.js";
 import { hmacScheme } from "./schemes.js";
 import { parseSecrets, type WebhookSecret } from "./secrets.js";
 
 export { WebhookVerificationError, type WebhookVerificationReason } from "@promo-review/errors";
-export type { RawBody } from "./body.js";
+export type { RawBody, WebhookInput } from "./body.js";
 export type { HeadersInput } from "./headers.js";
 export type { ReplayStore } from "./replay-store.js";
 export type { WebhookSecret } from "./secrets.js";
-export type { VerifiedSignature, WebhookInput };
+export type { VerifiedSignature };
 
 /** Options of {@link createSignatureVerifier}. */
 export interface SignatureVerifierOptions {
@@ -72,7 +73,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
   const windowMs = (options.replayWindowSeconds ?? 2 * toleranceSeconds) * 1000;
   return {
     async verify(input) {
-      const verified = await checkSignature(check, input);
+      const verified = await authenticate(check, input);
       if (replayStore) await claimOnce(replayStore, verified.id, windowMs);
       return verified;
     },

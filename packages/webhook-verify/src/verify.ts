@@ -1,7 +1,14 @@
 import type { Observer } from "@promo-review/errors/observe";
-import { checkSignature, claimOnce, type VerifiedSignature, type WebhookInput } from "./check-signature.js";
+import type { WebhookInput } from "./body.js";
 import type { CryptoBackend } from "./crypto-backend.js";
-import { type PayloadWarning, parsePayload, type WebhookEvent } from "./payload.js";
+import {
+  authenticate,
+  type DeliveryRules,
+  type VerifiedDelivery,
+  type VerifiedSignature,
+  verifyDelivery,
+} from "./delivery.js";
+import type { PayloadWarning } from "./payload.js";
 import { createMemoryReplayStore, type ReplayStore } from "./replay-store.js";
 import { ed25519Scheme, hmacScheme, type SignatureScheme } from "./schemes.js";
 import { parseSecrets, type WebhookSecret } from "./secrets.js";
@@ -50,19 +57,7 @@ export interface WebhookVerifierOptions {
   telemetry?: Observer | undefined;
 }
 
-export type { VerifiedSignature, WebhookInput };
-
-/** A verified, parsed and claimed delivery. */
-export interface VerifiedDelivery {
-  id: string;
-  timestamp: number;
-  /** The body typed where it matches the spec (see `parsePayload`). */
-  event: WebhookEvent;
-  /** The body as sent: the parsed JSON, else its text, else its bytes. Nothing of it is ever dropped. */
-  payload: unknown;
-  /** Where the body did not match what the spec states (empty for a well-formed delivery). */
-  warnings: readonly PayloadWarning[];
-}
+export type { VerifiedDelivery, VerifiedSignature, WebhookInput };
 
 /** The verification steps, shared by the verifier object and the handlers. */
 export interface VerifierCore {
@@ -90,36 +85,29 @@ function schemesFor(backend: CryptoBackend, options: WebhookVerifierOptions): Si
 }
 
 /**
- * Makes the verification steps for one crypto backend. Secrets are read now, so a malformed one fails
- * at start-up. Order per delivery: headers, body, signature, timestamp (`checkSignature`), payload,
- * replay claim.
+ * Makes the verification steps for one crypto backend: the options read into a delivery's rules (see
+ * `delivery.ts` for the steps themselves). Secrets are read now, so a malformed one fails at start-up.
  */
 export function createVerifierCore(backend: CryptoBackend, options: WebhookVerifierOptions): VerifierCore {
-  // Never empty: without `schemes`, parseSecrets demands at least one usable secret.
-  const schemes = schemesFor(backend, options);
   const toleranceSeconds = options.toleranceSeconds ?? 300;
   const now = options.now ?? Date.now;
-  const windowMs = (options.replayWindowSeconds ?? 2 * toleranceSeconds) * 1000;
-  const warn = options.onWarning ?? ((warning: PayloadWarning) => console.warn(warning));
   const chosen = options.store ?? options.replayStore;
-  const replayStore = chosen === false ? undefined : (chosen ?? createMemoryReplayStore({ now }));
-
-  const check = { schemes, now, toleranceSeconds };
-  const verifySignature = (input: WebhookInput | Request) => checkSignature(check, input);
-
-  async function verifyDelivery(input: WebhookInput | Request): Promise<VerifiedDelivery> {
-    const verified = await verifySignature(input);
-    const { event, payload, warnings } = parsePayload(verified.body, verified.id);
-    if (replayStore) await claimOnce(replayStore, verified.id, windowMs);
-    for (const warning of warnings) warn(warning);
-    return { id: verified.id, timestamp: verified.timestamp, event, payload, warnings };
-  }
-
-  // Wrapped here, so a delivery is one span whichever way it came in (`verify`, or a handler).
+  const rules: DeliveryRules = {
+    // Never empty: without `schemes`, parseSecrets demands at least one usable secret.
+    schemes: schemesFor(backend, options),
+    now,
+    toleranceSeconds,
+    replayStore: chosen === false ? undefined : (chosen ?? createMemoryReplayStore({ now })),
+    windowMs: (options.replayWindowSeconds ?? 2 * toleranceSeconds) * 1000,
+    warn: options.onWarning ?? ((warning: PayloadWarning) => console.warn(warning)),
+  };
+  // Wrapped here, so a delivery is one published outcome whichever way it came in (`verify`, or a handler).
   const trace = deliveryTracing(options);
   return {
-    replayStore,
-    verifySignature: trace("webhooks.verifySignature", verifySignature),
-    verifyDelivery: trace("webhooks.verify", verifyDelivery),
+    replayStore: rules.replayStore,
+    verifySignature: trace("webhooks.verifySignature", (input: WebhookInput | Request) =>
+      authenticate(rules, input),
+    ),
+    verifyDelivery: trace("webhooks.verify", (input: WebhookInput | Request) => verifyDelivery(rules, input)),
   };
 }

@@ -69,6 +69,24 @@ function only(name: string, exported: string, kind: "subset" | "tree-shaken", bu
   };
 }
 
+/** A job as a user writes it: a whole program, with its budget. */
+function program(label: string, contents: string, budget: number): SizeTarget {
+  return { label, contents, kind: "subset", budget };
+}
+
+/**
+ * Issue 34's first job: a Cloudflare Worker that verifies webhooks with the Fetch handler and the
+ * memory replay store (the default), as webhook-verify's README shows it. Its ceiling is 6.5 KB.
+ */
+export const WEBHOOK_WORKER = program(
+  "Worker: verify webhooks (Fetch handler, memory replay store)",
+  `import { createWebhookVerifier } from "@promo-review/webhook-verify";
+const verifier = createWebhookVerifier({ webhookSecret: globalThis.PROMO_REVIEW_WEBHOOK_SECRET });
+const handle = verifier.handler(async (event) => { console.log("received", event.type); });
+export default { fetch: (request) => handle(request) };`,
+  6.5 * KB,
+);
+
 /**
  * Issue 26 let a ceiling be "raised by a measured, explained amount": what OpenTelemetry tracing added
  * to a budgeted bundle that passes no provider (977 and 961 bytes then: errors' `telemetryFrom` with
@@ -102,6 +120,7 @@ export const OUR_TARGETS: SizeTarget[] = [
     9 * KB + TRACING_RAISE["@promo-review/webhook-verify: createWebhookVerifier only"],
   ),
   only("webhook-verify", "createMemoryReplayStore", "tree-shaken"),
+  WEBHOOK_WORKER,
   whole("upload-chunker", { atMost: "tus-js-client" }),
   only("upload-chunker", "formatOf", "tree-shaken"),
   whole("link-capture"),
@@ -134,6 +153,10 @@ export const REPORTED_OVER_BUDGET: Record<string, ReportedOverBudget> = {
   "@promo-review/webhook-verify/signature": {
     reported: 5759,
     why: "raised on purpose from 5711 (+48, issue 27: the a/an article of a body's kind in refusal messages, 'an object', from errors' kindOf); against 4 KB and standardwebhooks (4867 bytes): with every message taken out it is 4.36 KB, under standardwebhooks' 4.54 KB measured the same way, so what puts it over the peer is the wording that names the likely mistake (raw body, rotation, clock skew, env-file whitespace). What puts it over 4 KB is errors' typed base class (redaction of every string and of a replay store's cause, instanceof across copies), about 2 KB: a stand-alone error class measured 3808 bytes but would not be a PromoReviewError and would redact nothing a sender controls. DESIGN.md's one error type and secrets-never-visible win over the bar",
+  },
+  "Worker: verify webhooks (Fetch handler, memory replay store)": {
+    reported: 8835,
+    why: "issue 34's 6.5 KB, not reached: 8835 bytes. Measured on the branch that added the job (the first three in a scratch copy of this program, one byte lighter): 8953 before, 8926 with the delivery read top-down (issue 34 item 8), 8869 with sign's Ed25519 signing moved beside the verifier's crypto, 8835 with reading a signing key (whsk_) moved to sign. With every message taken out it is still 7207 bytes, so no wording brings it under 6.5 KB: the weight is behaviour. Measured by leaving one module out at a time (min+gzip it takes away): errors' typed, redacting base class 1312 and its redaction 691 (DESIGN.md's one error type, secrets never visible), the payload's typing with warnings 853 + 578 (typed events, nothing of a body lost), reading headers of every shape 720, secrets read and checked at start-up 533, the handler's answers 374, Web Crypto HMAC with v1a's Ed25519 344, the observation seam's publishing 246 (a run-time option: a bundler cannot drop it), and Node's (req, res) handler 189, which every verifier carries because `verifier.nodeHandler` is public API on the `/web` entry too (README: `/web` anywhere, to force Web Crypto). standardwebhooks (4.84 KB) does none of the typed events, the Fetch handler with its answers and replay claims, redaction or v1a",
   },
   "@promo-review/upload-chunker": {
     reported: 22716,
@@ -210,6 +233,7 @@ export const ADAPTER_NAMES = ["http.request.method", "url.template", "promo_revi
  * verifies webhooks (the verifier alone, and the whole package).
  */
 export const WITHOUT_ADAPTER: SizeTarget[] = [
+  WEBHOOK_WORKER,
   only("webhook-verify", "createWebhookVerifier", "subset"),
   whole("webhook-verify"),
 ];
