@@ -4,6 +4,7 @@ import {
   openTelemetryObserver,
   type TelemetryOptions,
   type TracerProviderLike,
+  uploadCallbacks,
   webhookCallbacks,
 } from "@promo-review/errors/telemetry";
 import {
@@ -214,6 +215,10 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     // The uploader's own warnings (a web storage store that cannot keep entries) go to the same logger.
     logger,
     store: config.resumeStore ?? config.store,
+    // The uploader takes only an observer: the providers become the OpenTelemetry one here.
+    ...(telemetry.tracerProvider || telemetry.meterProvider
+      ? { telemetry: openTelemetryObserver(telemetry, uploadCallbacks) }
+      : {}),
   });
   const { http: _main, ...links } = createLinkCapture({ http: main });
   const {
