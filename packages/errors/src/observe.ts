@@ -221,6 +221,18 @@ export interface UploadTransferred extends ObservationOrigin {
   format: string;
 }
 
+/** One status read of a link import: its number, and the status it saw or the error it failed with. */
+export interface LinkPolled {
+  /** The operation waiting (`links.capture` or `links.wait`). */
+  parent?: ObservedOperation | undefined;
+  /** 1 for the first read of this import. */
+  attempt: number;
+  /** The status the service gave, as sent (`unknown` when it gave none); absent when the read failed. */
+  status?: string | undefined;
+  /** Why the read failed (usually a typed error); absent when it was answered. */
+  error?: unknown;
+}
+
 /**
  * What a client's `telemetry` option takes: callbacks for what happens, every one optional. Called
  * synchronously; an observer must not throw (the adapters of this SDK never do).
@@ -255,6 +267,8 @@ export interface Observer {
   uploadPolled?(poll: { parent?: ObservedOperation | undefined; status: string }): void;
   /** An upload completed after sending bytes in this run (none is told for a run that sent nothing). */
   uploadTransferred?(transfer: UploadTransferred): void;
+  /** A link import's status was read (or the read failed). */
+  linkPolled?(poll: LinkPolled): void;
 }
 
 /**

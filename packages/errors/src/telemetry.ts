@@ -22,6 +22,7 @@ import type { Redactor } from "./redact.js";
 import { cleanAttributes, type TracedSpan, tracedSpan } from "./traced-span.js";
 
 export { budgetCallbacks } from "./otel-budget.js";
+export { linkCallbacks } from "./otel-link.js";
 export { literalTemplate, spanUrl } from "./otel-request.js";
 export * from "./otel-shape.js";
 export { uploadCallbacks } from "./otel-upload.js";
@@ -176,7 +177,7 @@ export type ObserverPart = (
  * it, and the retry, budget-wait and 429 events and counters. Each publishing package reports under
  * its own instrumentation scope, and every string through the publishing client's redactor. `parts`
  * add the callbacks of other packages (`budgetCallbacks`, the rate budget's; `webhookCallbacks`, the
- * verifier's; `uploadCallbacks`, the upload's).
+ * verifier's; `uploadCallbacks`, the upload's; `linkCallbacks`, link capture's).
  */
 export function openTelemetryObserver(
   options: OpenTelemetryObserverOptions,

@@ -7,6 +7,7 @@
 import type { Observer } from "@promo-review/errors/observe";
 import {
   budgetCallbacks,
+  linkCallbacks,
   type MeterProviderLike,
   type OpenTelemetryObserverOptions,
   openTelemetryObserver,
@@ -41,5 +42,5 @@ export interface OpenTelemetryOptions {
 export function openTelemetry(options: OpenTelemetryOptions = {}): Observer {
   const { tracerProvider, meterProvider, propagateTraceContext } = options;
   const picked: OpenTelemetryObserverOptions = { tracerProvider, meterProvider, propagateTraceContext };
-  return openTelemetryObserver(picked, budgetCallbacks, webhookCallbacks, uploadCallbacks);
+  return openTelemetryObserver(picked, budgetCallbacks, webhookCallbacks, uploadCallbacks, linkCallbacks);
 }
