@@ -184,6 +184,55 @@ export interface WebhookOutcome extends ObservationOrigin {
   eventType?: string | undefined;
 }
 
+/** What happened to one attempt at an upload's chunk. */
+export type ChunkOutcome = "acknowledged" | "retried" | "resynced" | "shrunk" | "failed";
+
+/**
+ * One attempt at an upload's chunk, with its outcome. Each attempt has one, but for an upload that
+ * stops during the wait after it (an abort during a retry's backoff): a `failed` one then follows.
+ */
+export interface UploadChunk {
+  /** The upload's operation (`uploads.upload`). */
+  parent?: ObservedOperation | undefined;
+  /** The bytes `[start, end)`. */
+  start: number;
+  end: number;
+  /** The attempt's number among the attempts at this range (1 for the first). */
+  attempt: number;
+  outcome: ChunkOutcome;
+  /** Why the attempt did not simply succeed (absent for `acknowledged`): usually a typed error. */
+  error?: unknown;
+}
+
+/** An upload found its place at the service: resumed at `offset` rather than initiated. */
+export interface UploadResumed {
+  parent?: ObservedOperation | undefined;
+  /** The byte the service holds, where the chunks start. */
+  offset: number;
+  /** Found in the resume store (else the caller named the upload). */
+  fromStore: boolean;
+}
+
+/** A completed upload's transfer: `bytes` sent in this run over `ms` of its chunk phase. */
+export interface UploadTransferred extends ObservationOrigin {
+  bytes: number;
+  ms: number;
+  /** The service's format (`pdf`, `image`, `video`, `audio`, `document`), else `other`: never an id. */
+  format: string;
+}
+
+/** One status read of a link import: its number, and the status it saw or the error it failed with. */
+export interface LinkPolled {
+  /** The operation waiting (`links.capture` or `links.wait`). */
+  parent?: ObservedOperation | undefined;
+  /** 1 for the first read of this import. */
+  attempt: number;
+  /** The status the service gave, as sent (`unknown` when it gave none); absent when the read failed. */
+  status?: string | undefined;
+  /** Why the read failed (usually a typed error); absent when it was answered. */
+  error?: unknown;
+}
+
 /**
  * What a client's `telemetry` option takes: callbacks for what happens, every one optional. Called
  * synchronously; an observer must not throw (the adapters of this SDK never do).
@@ -205,6 +254,21 @@ export interface Observer {
   budgetPaused?(pause: ObservationOrigin & { rule?: string | undefined }): void;
   /** A webhook delivery was verified (before its operation ends): how it went. */
   webhookVerified?(outcome: WebhookOutcome): void;
+  /**
+   * More of an operation's details, known only once it is under way (an id it was given or checked,
+   * a size it read), under the same keys as `OperationStart.details`.
+   */
+  operationDetailed?(operation: ObservedOperation, details: Record<string, ObservedValue>): void;
+  /** An attempt at an upload's chunk has its outcome. */
+  uploadChunk?(chunk: UploadChunk): void;
+  /** An upload resumed where the service holds its bytes. */
+  uploadResumed?(resume: UploadResumed): void;
+  /** A status read while waiting for an upload's `completed` (`parent`'s), and the status it saw. */
+  uploadPolled?(poll: { parent?: ObservedOperation | undefined; status: string }): void;
+  /** An upload completed after sending bytes in this run (none is told for a run that sent nothing). */
+  uploadTransferred?(transfer: UploadTransferred): void;
+  /** A link import's status was read (or the read failed). */
+  linkPolled?(poll: LinkPolled): void;
 }
 
 /**

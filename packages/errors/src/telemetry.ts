@@ -22,8 +22,10 @@ import type { Redactor } from "./redact.js";
 import { cleanAttributes, type TracedSpan, tracedSpan } from "./traced-span.js";
 
 export { budgetCallbacks } from "./otel-budget.js";
+export { linkCallbacks } from "./otel-link.js";
 export { literalTemplate, spanUrl } from "./otel-request.js";
 export * from "./otel-shape.js";
+export { uploadCallbacks } from "./otel-upload.js";
 export { webhookCallbacks } from "./otel-webhook.js";
 export { cleanAttributes, errorType, type TracedSpan, traceparentOf } from "./traced-span.js";
 
@@ -174,7 +176,8 @@ export type ObserverPart = (
  * at its end), a CLIENT span and a `http.client.request.duration` point per request on the wire under
  * it, and the retry, budget-wait and 429 events and counters. Each publishing package reports under
  * its own instrumentation scope, and every string through the publishing client's redactor. `parts`
- * add the callbacks of other packages (`budgetCallbacks`, the rate budget's; `webhookCallbacks`, the verifier's).
+ * add the callbacks of other packages (`budgetCallbacks`, the rate budget's; `webhookCallbacks`, the
+ * verifier's; `uploadCallbacks`, the upload's; `linkCallbacks`, link capture's).
  */
 export function openTelemetryObserver(
   options: OpenTelemetryObserverOptions,
@@ -205,6 +208,9 @@ export function openTelemetryObserver(
         spanOf(start.parent),
       );
       return span as unknown as ObservedOperation | undefined;
+    },
+    operationDetailed(operation, details) {
+      spanOf(operation)?.set(detailAttributes(details));
     },
     operationEnded(operation, { correlationId, error }) {
       const span = spanOf(operation);

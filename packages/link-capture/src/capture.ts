@@ -11,7 +11,7 @@ import {
   type Redactor,
   type ResponseShape,
 } from "@promo-review/errors/internal";
-import { type TracedSpan, traced } from "@promo-review/errors/telemetry";
+import { type ObservedOperation, type Observer, observed } from "@promo-review/errors/observe";
 import {
   type CallControl,
   callControl,
@@ -33,17 +33,26 @@ import {
   frameTooLarge,
 } from "./frames.js";
 import { linkKind, nodeIdOf, parseLink } from "./link-kind.js";
+import { linkOrigin, parentOf } from "./observation.js";
 import { ImportPoll, type PollPacing } from "./poll.js";
-import { telemetryOf } from "./telemetry.js";
 import type { CaptureResponse, FileFormat, ImportPollState, WaitOptions } from "./types.js";
 
 /**
  * How to reach the main API, and how patient to be: a ready `http` client (the facade shares one), or
  * `baseUrl` with the flat credentials (`apiKey`, `externalUserId`, `externalUserEmail`) and the
  * connection options of `@promo-review/http` (`fetch`, `retry`, `trustedOrigins`, `hooks`, `logger`,
- * `appInfo`, and a rate `budget`), all unused when `http` is given.
+ * `appInfo`, and a rate `budget`), all unused when `http` is given. The OpenTelemetry providers are
+ * not among them: pass `telemetry: openTelemetry({ tracerProvider, meterProvider })` instead.
  */
-export interface LinkCaptureOptions extends HttpClientSource {
+export interface LinkCaptureOptions
+  extends Omit<HttpClientSource, "tracerProvider" | "meterProvider" | "propagateTraceContext"> {
+  /**
+   * What observes every capture, import, wait and frame discovery (and, for a client made here, every
+   * request): `openTelemetry({ tracerProvider, meterProvider })` from `@promo-review/opentelemetry`, or
+   * any `Observer` of `@promo-review/errors/observe`. Told each operation with the link's kind (never
+   * the link), the upload id and the frames found, and each status poll. Default: none.
+   */
+  telemetry?: Observer | undefined;
   /** The main API's base URL. Needed unless `http` is given. */
   baseUrl?: string;
   /**
@@ -141,45 +150,56 @@ function checkCaptureAnswer(
 /** The first pause between status polls, when `pollIntervalMs` is not given ("every few seconds"). */
 const DEFAULT_POLL_INTERVAL_MS = 2000;
 
-/** What every capture of one client shares: its HTTP client, its options and the pacing of its polls. */
+/**
+ * What every capture of one client shares: its HTTP client, its options, the pacing of its polls and
+ * its `telemetry` observer.
+ */
 interface Settings {
   http: HttpClient;
   options: LinkCaptureOptions;
   pacing: PollPacing;
+  observer: Observer | undefined;
 }
 
+/** Runs `work` as operation `name` on the client's observer, under `parent`. */
+const operation = <T>(
+  { http, observer }: Settings,
+  name: string,
+  parent: ObservedOperation | undefined,
+  work: (operation: ObservedOperation | undefined) => Promise<T>,
+) => observed(observer, { name, ...linkOrigin(http), parent }, work);
+
 /** Frame discovery as operation `links.discoverFrames` under `parent`, with how many frames it found. */
-const discover = (http: HttpClient, url: string, o: DiscoverOptions, parent: TracedSpan | undefined) =>
-  traced(
-    telemetryOf(http),
-    "links.discoverFrames",
-    {},
-    async (span) => {
-      // Checked inside the span: a bad link ends it as a local VALIDATION_ERROR, with nothing sent.
-      parseLink(url);
-      const found = await discoverFrames(http, url, o, span);
-      span?.set({ "promo_review.link.frames": found.frames.length });
-      return found;
-    },
-    parent,
-  );
+const discover = (
+  settings: Settings,
+  url: string,
+  o: DiscoverOptions,
+  parent: ObservedOperation | undefined,
+) =>
+  operation(settings, "links.discoverFrames", parent, async (op) => {
+    // Checked inside the operation: a bad link ends it as a local VALIDATION_ERROR, with nothing sent.
+    parseLink(url);
+    const found = await discoverFrames(settings.http, url, o, op);
+    if (op) settings.observer?.operationDetailed?.(op, { "link.frames": found.frames.length });
+    return found;
+  });
 
 /** The frame to send for a design link, found from the options, the link, or discovery. */
 async function frameFor(
-  http: HttpClient,
+  settings: Settings,
   url: string,
   link: URL,
   o: CaptureOptions,
   correlationId: string,
-  span: TracedSpan | undefined,
+  parent: ObservedOperation | undefined,
 ): Promise<string | undefined> {
   if (o.designFrameId !== undefined || nodeIdOf(link) !== undefined) return o.designFrameId;
   if (o.chooseFrame) {
     const { frames } = await discover(
-      http,
+      settings,
       url,
       { ...callControl(o), correlationId, signal: o.signal },
-      span,
+      parent,
     );
     const chosen = await o.chooseFrame(frames);
     const frame = typeof chosen === "string" ? frames.find((f) => f.id === chosen) : chosen;
@@ -201,28 +221,28 @@ async function frameFor(
 
 /**
  * Captures a link and returns its poll: an import's, to wait for, or a generic capture's, already
- * done (the screenshot is ready). The requests' CLIENT spans are children of `span`; with `polls`, so
- * are the poll's (capture waits within its own operation).
+ * done (the screenshot is ready). The requests belong to operation `op`; with `polls`, so do the
+ * poll's (capture waits within its own operation).
  */
 async function start(
   settings: Settings,
   url: string,
   o: CaptureOptions = {},
-  span?: TracedSpan,
+  op?: ObservedOperation,
   polls?: boolean,
 ): Promise<ImportPoll> {
-  const { http, options } = settings;
+  const { http, options, observer } = settings;
   const link = parseLink(url);
   const kind = linkKind(link);
   // The kind, never the link: a shared drive link may carry its own access token.
-  span?.set({ "promo_review.link.kind": kind });
+  if (op) observer?.operationDetailed?.(op, { "link.kind": kind });
   const design = kind === "design";
   const correlationId = o.correlationId ?? newCorrelationId();
-  const designFrameId = design ? await frameFor(http, url, link, o, correlationId, span) : o.designFrameId;
+  const designFrameId = design ? await frameFor(settings, url, link, o, correlationId, op) : o.designFrameId;
   let answer: HttpResult<unknown>;
   try {
     answer = await http.request<unknown>("/v1/links", {
-      operation: span,
+      parent: op,
       urlTemplate: "/v1/links",
       method: "POST",
       // The link is sent exactly as given: its node-id, if any, is the service's to read.
@@ -267,8 +287,8 @@ async function start(
     };
     state.result = withResponse(result, responseMetadata(answer, http.redact));
   }
-  span?.set({ "promo_review.upload_id": data.uploadId });
-  return new ImportPoll(http, state, settings.pacing, polls ? span : undefined);
+  if (op) observer?.operationDetailed?.(op, { uploadId: data.uploadId });
+  return new ImportPoll(http, state, settings.pacing, { observer, parent: polls ? op : undefined });
 }
 
 /** Creates link capture over the main API. Nothing is sent until a method is called. */
@@ -278,10 +298,10 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
     baseUrlField: "baseUrl",
     baseUrl: options.baseUrl,
   });
-  const telemetry = telemetryOf(http);
   const settings: Settings = {
     http,
     options,
+    observer: options.telemetry,
     pacing: {
       maxIntervalMs: Math.max(
         options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
@@ -295,27 +315,21 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
   return {
     http,
     capture: (url, o = {}) =>
-      traced(
-        telemetry,
-        "links.capture",
-        {},
-        async (span) => {
-          const poll = await start(settings, url, o, span, true);
-          if (poll.result) {
-            o.onStatus?.({ type: "completed", result: poll.result });
-            return poll.result as CaptureResponse;
-          }
-          return poll.wait(o);
-        },
-        o.parentSpan,
-      ),
-    startImport: (url, o) =>
-      traced(telemetry, "links.startImport", {}, (span) => start(settings, url, o, span), o?.parentSpan),
+      operation(settings, "links.capture", parentOf(o), async (op) => {
+        const poll = await start(settings, url, o, op, true);
+        if (poll.result) {
+          o.onStatus?.({ type: "completed", result: poll.result });
+          return poll.result as CaptureResponse;
+        }
+        return poll.wait(o);
+      }),
+    startImport: (url, o = {}) =>
+      operation(settings, "links.startImport", parentOf(o), (op) => start(settings, url, o, op)),
     resumePoll(state, o = {}) {
       const deadline = o.pollTimeoutMs === undefined ? state.deadline : Date.now() + o.pollTimeoutMs;
-      return new ImportPoll(http, { ...state, deadline }, settings.pacing);
+      return new ImportPoll(http, { ...state, deadline }, settings.pacing, { observer: settings.observer });
     },
-    // A bad link is a rejected promise like any other failure (never a synchronous throw), inside the span.
-    discoverFrames: (url, o) => discover(http, url, o ?? {}, o?.parentSpan),
+    // A bad link is a rejected promise like any other failure (never a synchronous throw), inside the operation.
+    discoverFrames: (url, o = {}) => discover(settings, url, o, parentOf(o)),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { ValidationError } from "@promo-review/errors";
 import { localValidationError } from "@promo-review/errors/internal";
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import type { TracedSpan } from "@promo-review/errors/telemetry";
 import {
   type CallControl,
@@ -72,9 +73,11 @@ export interface DiscoverOptions extends CallControl {
   signal?: AbortSignal | undefined;
   correlationId?: string | undefined;
   /**
-   * With a `tracerProvider`: the span the `links.discoverFrames` span is a child of. Default: the
-   * caller's active span, where the provider has a context manager.
+   * The operation `links.discoverFrames` runs inside, as the client's `telemetry` observer started it.
+   * Default: none (an OpenTelemetry observer then uses the caller's active span).
    */
+  parent?: ObservedOperation | undefined;
+  /** @deprecated Pass `parent` (the OpenTelemetry observer's operation handles are its spans). */
   parentSpan?: TracedSpan | undefined;
 }
 
@@ -86,13 +89,13 @@ export async function discoverFrames(
   http: HttpClient,
   url: string,
   options: DiscoverOptions = {},
-  operation?: TracedSpan,
+  parent?: ObservedOperation,
 ): Promise<WithResponse<FrameDiscovery>> {
   const answer = await http.request<{ frames?: unknown }>(FRAMES_PATH, {
     method: "POST",
     json: { url },
     idempotent: true,
-    operation,
+    parent,
     urlTemplate: FRAMES_PATH,
     ...callControl(options),
     signal: options.signal,

@@ -8,7 +8,7 @@
  */
 import { PromoReviewError, RateLimitError, TimeoutError } from "@promo-review/errors";
 import { isUuid, unexpectedResponse } from "@promo-review/errors/internal";
-import { errorType, type TracedSpan, traced } from "@promo-review/errors/telemetry";
+import { type ObservedOperation, type Observer, observed } from "@promo-review/errors/observe";
 import {
   DEFAULT_RETRY,
   type HttpClient,
@@ -21,7 +21,7 @@ import {
   withResponse,
 } from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
-import { telemetryOf } from "./telemetry.js";
+import { linkOrigin, parentOf } from "./observation.js";
 import type { CaptureResponse, CaptureResult, ImportPollState, WaitOptions } from "./types.js";
 
 /** How polls are paced. */
@@ -33,10 +33,6 @@ export interface PollPacing {
   /** Per-request timeout of a poll. */
   requestTimeoutMs: number;
 }
-
-/** The event of each poll, with its attempt number and the status seen (or the error's type). */
-const POLL_EVENT = "promo_review.link.poll";
-const POLL_ATTEMPT = "promo_review.link.poll.attempt";
 
 /** Import statuses that mean it will never complete (the spec shows only `completed`; see docs/gaps.md). */
 const FAILED = new Set(["failed", "error", "cancelled", "canceled", "expired"]);
@@ -59,15 +55,23 @@ export class ImportPoll {
   readonly #state: ImportPollState;
   /** A `wait()` is polling: plain state, never a promise another caller awaits (see `#watch`). */
   #running = false;
-  /** The operation span of the capture that waits on this poll (its polls are that operation's). */
-  #operation: TracedSpan | undefined;
+  /** The client's `telemetry` observer, told of each wait and poll. */
+  readonly #observer: Observer | undefined;
+  /** The operation of the capture that waits on this poll (its polls are that operation's). */
+  #operation: ObservedOperation | undefined;
 
   /** @internal Use `links.startImport()` or `links.resumePoll()`. */
-  constructor(http: HttpClient, state: ImportPollState, pacing: PollPacing, operation?: TracedSpan) {
+  constructor(
+    http: HttpClient,
+    state: ImportPollState,
+    pacing: PollPacing,
+    observation: { observer?: Observer | undefined; parent?: ObservedOperation | undefined } = {},
+  ) {
     this.#http = http;
     this.#state = { ...state };
     this.#pacing = pacing;
-    this.#operation = operation;
+    this.#observer = observation.observer;
+    this.#operation = observation.parent;
   }
 
   /** Whether the import has finished and {@link result} is set. */
@@ -103,16 +107,14 @@ export class ImportPoll {
     if (this.#running) return this.#watch(options);
     this.#running = true;
     const operation = this.#operation;
-    // Only the capture's own wait runs under its span; any later wait is an operation of its own.
+    // Only the capture's own wait runs within its operation; any later wait is an operation of its own.
     this.#operation = undefined;
     const polling = operation
       ? this.#loop(options, operation)
-      : traced(
-          telemetryOf(this.#http),
-          "links.wait",
-          {},
-          (span) => this.#loop(options, span),
-          options.parentSpan,
+      : observed(
+          this.#observer,
+          { name: "links.wait", ...linkOrigin(this.#http), parent: parentOf(options) },
+          (op) => this.#loop(options, op),
         );
     return polling.finally(() => {
       this.#running = false;
@@ -135,8 +137,11 @@ export class ImportPoll {
     return this.wait(options);
   }
 
-  /** Polls until done; each poll is a `promo_review.link.poll` event on `span` with its CLIENT span under it. */
-  #loop({ signal, onStatus }: WaitOptions, span: TracedSpan | undefined): Promise<CaptureResponse> {
+  /** Polls until done; each poll is told to the observer as part of `op`, its request under `op`. */
+  #loop({ signal, onStatus }: WaitOptions, op: ObservedOperation | undefined): Promise<CaptureResponse> {
+    const polled = (attempt: number, outcome: { status?: string; error?: unknown }) => {
+      if (op) this.#observer?.linkPolled?.({ parent: op, attempt, ...outcome });
+    };
     const state = this.#state;
     let failures = 0;
     let status = "unknown";
@@ -152,16 +157,16 @@ export class ImportPoll {
             retry: false,
             timeoutMs: this.#pacing.requestTimeoutMs,
             signal,
-            operation: span,
+            parent: op,
           });
         } catch (error) {
-          span?.event(POLL_EVENT, { [POLL_ATTEMPT]: attempt, "error.type": errorType(error) });
+          polled(attempt, { error });
           throw error;
         }
         failures = 0;
         const body = answer.data;
         status = typeof body?.status === "string" ? body.status : "unknown";
-        span?.event(POLL_EVENT, { [POLL_ATTEMPT]: attempt, "promo_review.link.status": status });
+        polled(attempt, { status });
         if (status === "completed") return { done: true, value: this.#finish(body ?? {}, answer, onStatus) };
         if (FAILED.has(status)) {
           throw new PromoReviewError({

@@ -6,6 +6,7 @@
  */
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { ValidationError } from "@promo-review/errors";
+import { openTelemetry } from "@promo-review/opentelemetry";
 import { startSimulator } from "@promo-review/simulator";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { insideActiveSpan, recordingTelemetry } from "../../../testing/otel.ts";
@@ -30,7 +31,10 @@ const CLIENT = 2;
 const ERROR = 2;
 
 const tracedLinks = (options: Partial<LinkCaptureOptions> = {}) =>
-  linksFor(sim(), { tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider, ...options });
+  linksFor(sim(), {
+    telemetry: openTelemetry({ tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider }),
+    ...options,
+  });
 
 function only(name: string): ReadableSpan {
   const spans = otel.spansNamed(name);

@@ -2,6 +2,7 @@
  * The shapes link capture works with: its result, the saved state of a poll, and the progress events.
  */
 import type { PromoReviewError } from "@promo-review/errors";
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import type { TracedSpan } from "@promo-review/errors/telemetry";
 import type { WithResponse } from "@promo-review/http";
 
@@ -76,9 +77,11 @@ export interface WaitOptions {
   signal?: AbortSignal;
   onStatus?: (event: CaptureEvent) => void;
   /**
-   * With a `tracerProvider`: the span this operation's span (`links.capture`, or `links.wait` for a
-   * poll's own `wait()`) is a child of. Default: the caller's active span, where the provider has a
-   * context manager.
+   * The operation this one (`links.capture`, or `links.wait` for a poll's own `wait()`) runs inside,
+   * as the client's `telemetry` observer started it. Default: none (an OpenTelemetry observer then
+   * uses the caller's active span).
    */
+  parent?: ObservedOperation | undefined;
+  /** @deprecated Pass `parent` (the OpenTelemetry observer's operation handles are its spans). */
   parentSpan?: TracedSpan | undefined;
 }

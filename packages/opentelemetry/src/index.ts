@@ -7,10 +7,12 @@
 import type { Observer } from "@promo-review/errors/observe";
 import {
   budgetCallbacks,
+  linkCallbacks,
   type MeterProviderLike,
   type OpenTelemetryObserverOptions,
   openTelemetryObserver,
   type TracerProviderLike,
+  uploadCallbacks,
   webhookCallbacks,
 } from "@promo-review/errors/telemetry";
 
@@ -40,5 +42,5 @@ export interface OpenTelemetryOptions {
 export function openTelemetry(options: OpenTelemetryOptions = {}): Observer {
   const { tracerProvider, meterProvider, propagateTraceContext } = options;
   const picked: OpenTelemetryObserverOptions = { tracerProvider, meterProvider, propagateTraceContext };
-  return openTelemetryObserver(picked, budgetCallbacks, webhookCallbacks);
+  return openTelemetryObserver(picked, budgetCallbacks, webhookCallbacks, uploadCallbacks, linkCallbacks);
 }

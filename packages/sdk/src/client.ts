@@ -1,9 +1,11 @@
 import { localValidationError } from "@promo-review/errors/internal";
 import {
+  linkCallbacks,
   type MeterProviderLike,
   openTelemetryObserver,
   type TelemetryOptions,
   type TracerProviderLike,
+  uploadCallbacks,
   webhookCallbacks,
 } from "@promo-review/errors/telemetry";
 import {
@@ -176,6 +178,12 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const telemetry: TelemetryOptions = {};
   if (config.tracerProvider) telemetry.tracerProvider = config.tracerProvider;
   if (config.meterProvider) telemetry.meterProvider = config.meterProvider;
+  // The verifier, the uploader and link capture take only an observer: the providers become the
+  // OpenTelemetry one here, shared by the three.
+  const observer =
+    telemetry.tracerProvider || telemetry.meterProvider
+      ? openTelemetryObserver(telemetry, webhookCallbacks, uploadCallbacks, linkCallbacks)
+      : undefined;
   // On the client's store, one budget per key for every process sharing it.
   const budgetChoice = config.rateBudget ?? (config.store && { store: config.store });
   const budget = chooseBudget(budgetChoice, settings.apiKey, settings.baseUrl, telemetry);
@@ -214,8 +222,9 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     // The uploader's own warnings (a web storage store that cannot keep entries) go to the same logger.
     logger,
     store: config.resumeStore ?? config.store,
+    telemetry: observer,
   });
-  const { http: _main, ...links } = createLinkCapture({ http: main });
+  const { http: _main, ...links } = createLinkCapture({ http: main, telemetry: observer });
   const {
     reference,
     http: _http,
@@ -234,10 +243,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     ? createWebhookVerifier({
         webhookSecret: settings.webhookSecret,
         store: config.replayStore ?? config.store,
-        // The verifier takes only an observer: the providers become the OpenTelemetry one here.
-        ...(telemetry.tracerProvider || telemetry.meterProvider
-          ? { telemetry: openTelemetryObserver(telemetry, webhookCallbacks) }
-          : {}),
+        telemetry: observer,
       })
     : unconfiguredWebhooks();
   const client = {

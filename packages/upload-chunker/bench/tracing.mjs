@@ -80,6 +80,7 @@ async function sink() {
 async function bench() {
   const { sized, smoke, writeResult } = await import("../../../scripts/bench-output.mjs");
   const { createUploader } = await import("../dist/index.js");
+  const { openTelemetry } = await import("@promo-review/opentelemetry");
   const { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import(
     "@opentelemetry/sdk-trace-base"
   );
@@ -137,7 +138,8 @@ async function bench() {
         filesUrl,
         apiKey: "bench_key_0123456789",
         externalUserId: "bench",
-        ...providers[mode],
+        // The providers reach the uploader through the OpenTelemetry adapter, as a user passes them.
+        ...(mode === "none" ? {} : { telemetry: openTelemetry(providers[mode]) }),
       }),
     ]),
   );

@@ -18,7 +18,8 @@ export async function finish(upload: UploadContext, sent: Sent): Promise<UploadR
       correlationId: upload.correlationId,
       pollIntervalMs: upload.pollIntervalMs,
       timeoutMs: options.waitTimeoutMs,
-      operation: upload.operation,
+      parent: upload.parent,
+      observer: upload.observer,
     });
     status = done.status;
     correlationId = done.correlationId;

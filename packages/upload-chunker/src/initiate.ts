@@ -2,9 +2,9 @@
  * Upload initiation: `POST /v1/uploads` with the file's name, size and content type.
  */
 import { checkResponse, unexpectedResponse } from "@promo-review/errors/internal";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import type { HttpClient } from "@promo-review/http";
-import { INITIATE_TEMPLATE } from "./tracing.js";
+import { INITIATE_TEMPLATE } from "./observation.js";
 
 /** The file service's answer to an initiation. */
 export interface Initiated {
@@ -33,7 +33,7 @@ export async function initiateUpload(
   options: {
     signal?: AbortSignal | undefined;
     correlationId?: string | undefined;
-    operation?: TracedSpan | undefined;
+    parent?: ObservedOperation | undefined;
   } = {},
 ): Promise<Initiated> {
   const result = await http.request<unknown>("/v1/uploads", {
@@ -41,7 +41,7 @@ export async function initiateUpload(
     json: body,
     signal: options.signal,
     correlationId: options.correlationId,
-    operation: options.operation,
+    parent: options.parent,
     urlTemplate: INITIATE_TEMPLATE,
   });
   // What the spec states of the initiation answer; any 2xx status is success (not shown).

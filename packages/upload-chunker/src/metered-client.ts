@@ -35,7 +35,6 @@ export function meteredClient(http: HttpClient, control: CallControl = {}): Mete
     baseUrl: http.baseUrl,
     redact: http.redact,
     url: (path) => http.url(path),
-    telemetryFor: (scope) => http.telemetryFor?.(scope),
     async request<T>(path: string, options: Parameters<HttpClient["request"]>[1] = {}) {
       try {
         const result = await http.request<T>(path, {

@@ -12,10 +12,10 @@ import {
   TimeoutError,
 } from "@promo-review/errors";
 import { isOverWaitBound } from "@promo-review/errors/internal";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import type { HttpClient, RequestBody } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
-import { UPLOAD_TEMPLATE } from "./tracing.js";
+import { UPLOAD_TEMPLATE } from "./observation.js";
 import type { UploadStatus } from "./types.js";
 import { byteOffsetOf, UPLOAD_STATUSES } from "./wait.js";
 
@@ -65,8 +65,8 @@ export interface ChunkTarget {
   readonly correlationId?: string | undefined;
   /** What the deadline follows when the caller fixed none. */
   readonly chunkPace: ChunkPace;
-  /** The upload's span, parent of the PUT's CLIENT span. */
-  readonly operation?: TracedSpan | undefined;
+  /** The upload's operation, the PUT's parent. */
+  readonly parent?: ObservedOperation | undefined;
 }
 
 /**
@@ -99,7 +99,7 @@ export async function putChunk(
     signal: chunk.signal,
     correlationId: chunk.correlationId,
     // The uploadUrl is the service's and may hold a token: the span is named by the spec's template.
-    operation: chunk.operation,
+    parent: chunk.parent,
     urlTemplate: UPLOAD_TEMPLATE,
   });
   // The chunk answer is not shown in the spec: whatever it holds is read only when it makes sense

@@ -5,7 +5,6 @@
 import { NotFoundError, PromoReviewError } from "@promo-review/errors";
 import { claimBeyond } from "./failure.js";
 import { initiateUpload, uploadPath } from "./initiate.js";
-import { resumedEvent } from "./tracing.js";
 import type { ResumeRecord, UploadState, UploadStatus } from "./types.js";
 import type { UploadContext } from "./upload-context.js";
 import { getUploadState } from "./wait.js";
@@ -42,10 +41,10 @@ export async function resumeOrInitiate(
     resumeId === undefined ? await rememberedState(upload, remembered) : await namedState(upload, resumeId);
   const placed = state ? await resume(upload, state, remembered) : await initiate(upload);
   const { uploadId, maxChunkSize, resumedFrom } = placed;
-  const { operation } = upload;
-  if (operation) {
-    operation.set({ "promo_review.upload_id": uploadId });
-    if (state) resumedEvent(operation, resumedFrom, resumeId === undefined);
+  const { observer, parent } = upload;
+  if (parent) {
+    observer?.operationDetailed?.(parent, { uploadId });
+    if (state) observer?.uploadResumed?.({ parent, offset: resumedFrom, fromStore: resumeId === undefined });
   }
   upload.emit("initiated", { uploadId, maxChunkSize, resumedFrom });
   return placed;

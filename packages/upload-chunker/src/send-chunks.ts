@@ -5,13 +5,13 @@
  */
 import { NetworkError, type PromoReviewError } from "@promo-review/errors";
 import { unexpectedResponse } from "@promo-review/errors/internal";
+import type { ChunkOutcome } from "@promo-review/errors/observe";
 import { type RequestBody, retryDelay, sleep } from "@promo-review/http";
 import { chunkBody, chunkEnd } from "./chunks.js";
 import { claimBeyond } from "./failure.js";
 import { createProgressTracker, type ProgressTracker } from "./progress.js";
 import { type ChunkAnswer, classifyChunkFailure, putChunk } from "./put-chunk.js";
 import type { Placement } from "./resume-or-initiate.js";
-import { type ChunkAttempt, type ChunkOutcome, chunkEvent } from "./tracing.js";
 import type { UploadStatus } from "./types.js";
 import type { UploadContext } from "./upload-context.js";
 import { getUploadState } from "./wait.js";
@@ -71,7 +71,7 @@ export async function sendChunks(upload: UploadContext, placed: Placement): Prom
     moves: 0,
     sentEnd: placed.status ? upload.size : 0,
   };
-  loop.operation?.set({ "promo_review.upload.chunk_size": loop.chunkSize });
+  if (loop.parent) loop.observer?.operationDetailed?.(loop.parent, { "upload.chunkSize": loop.chunkSize });
   loop.source.release(resumedFrom);
   while (loop.start < loop.size) {
     loop.end = chunkEnd(loop.start, loop.chunkSize, loop.size);
@@ -112,9 +112,16 @@ async function chunkBodyOf(loop: ChunkLoop, settled: AbortSignal): Promise<Reque
   return chunkBody(source.range(start, end), loop.streamed, onSent, settled);
 }
 
-/** Adds the attempt's event to the upload's span, when it has one. */
+/** One attempt at a chunk: the bytes `[start, end)` and its number among the attempts at this range. */
+interface ChunkAttempt {
+  readonly start: number;
+  readonly end: number;
+  readonly attempt: number;
+}
+
+/** Tells the upload's observer how the attempt went, when the upload is observed. */
 function traceChunk(loop: ChunkLoop, sending: ChunkAttempt, outcome: ChunkOutcome, error?: unknown): void {
-  if (loop.operation) chunkEvent(loop.operation, sending, outcome, error);
+  if (loop.parent) loop.observer?.uploadChunk?.({ parent: loop.parent, ...sending, outcome, error });
 }
 
 /** The service took the chunk: move to the offset it names, if it is one that could be true. */

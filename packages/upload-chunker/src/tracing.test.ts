@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { createHttpClient, type HttpClient, type RequestOptions } from "@promo-review/http";
+import { openTelemetry } from "@promo-review/opentelemetry";
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { insideActiveSpan, type RecordingTelemetry, recordingTelemetry } from "../../../testing/otel.ts";
@@ -46,8 +47,7 @@ afterAll(async () => {
 /** An uploader for the shared simulator reporting to the recording providers. */
 function tracedUploader(options: Partial<UploaderOptions> = {}): Uploader {
   return uploaderFor(sim, {
-    tracerProvider: otel.tracerProvider,
-    meterProvider: otel.meterProvider,
+    telemetry: openTelemetry({ tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider }),
     retry: { baseDelayMs: 1, maxDelayMs: 5 },
     ...options,
   });
@@ -129,11 +129,13 @@ describe("uploads.upload: one INTERNAL operation span per upload", () => {
     expect(span.status.code).toBe(0); // UNSET: it succeeded
   });
 
-  it("parentSpan sets the parent explicitly (the facade's flows pass theirs; no context manager needed)", async () => {
-    const uploader = tracedUploader();
-    const flow = uploader.http.telemetryFor?.({ name: "a-flow", version: "1" })?.startSpan("a flow");
-    await uploader.upload(fileOf(), { contentType: "video/mp4", parentSpan: flow });
-    flow!.end();
+  it("parent sets the parent explicitly (the facade's flows pass theirs; no context manager needed)", async () => {
+    const telemetry = openTelemetry({ tracerProvider: otel.tracerProvider });
+    const uploader = tracedUploader({ telemetry });
+    const source = { name: "a-flow", version: "1" };
+    const flow = telemetry.operationStarted?.({ name: "a flow", source, redact: (text) => text });
+    await uploader.upload(fileOf(), { contentType: "video/mp4", parent: flow });
+    telemetry.operationEnded?.(flow!, {});
     const [parent] = otel.spansNamed("a flow");
     expect(uploadSpan().parentSpanContext?.spanId).toBe(parent!.spanContext().spanId);
     expect(uploadSpan().spanContext().traceId).toBe(parent!.spanContext().traceId);
@@ -196,13 +198,14 @@ describe("its requests: the initiation, each chunk PUT and each poll name the op
     expect(otel.spans()).toHaveLength(1 + requests.length);
   });
 
-  it("POST /v1/uploads, then PUT and GET /v1/uploads/{uploadId}, each given the upload's span", async () => {
-    const sent: { method: string; urlTemplate: string | undefined; operation: unknown }[] = [];
+  it("POST /v1/uploads, then PUT and GET /v1/uploads/{uploadId}, each given the upload's operation", async () => {
+    const sent: { method: string; urlTemplate: string | undefined; parent: unknown }[] = [];
+    const telemetry = openTelemetry({ tracerProvider: otel.tracerProvider });
     const real = createHttpClient({
       baseUrl: sim.filesUrl,
       apiKey: sim.apiKey,
       externalUserId: sim.externalUserId,
-      tracerProvider: otel.tracerProvider,
+      telemetry,
     });
     const http: HttpClient = {
       ...real,
@@ -210,12 +213,12 @@ describe("its requests: the initiation, each chunk PUT and each poll name the op
         sent.push({
           method: options.method ?? "GET",
           urlTemplate: options.urlTemplate,
-          operation: options.operation,
+          parent: options.parent,
         });
         return real.request(path, options);
       },
     };
-    const uploader = createUploader({ http, pollIntervalMs: 5 });
+    const uploader = createUploader({ http, telemetry, pollIntervalMs: 5 });
     await uploader.upload(fileOf(), {});
     const span = uploadSpan();
     const polls = eventsOf(span, "promo_review.upload.poll").length;
@@ -224,9 +227,10 @@ describe("its requests: the initiation, each chunk PUT and each poll name the op
       ...rangesOf(SIZE).map(() => "PUT /v1/uploads/{uploadId}"),
       ...Array.from({ length: polls }, () => "GET /v1/uploads/{uploadId}"),
     ]);
-    // Every request was handed the upload's own span (the http package parents its CLIENT span on it).
+    // Every request was handed the upload's own operation, which the adapter made of its span (the
+    // http package parents its CLIENT span on it).
     for (const request of sent) {
-      expect((request.operation as { span: ReadableSpan }).span.spanContext().spanId).toBe(
+      expect((request.parent as { span: ReadableSpan }).span.spanContext().spanId).toBe(
         span.spanContext().spanId,
       );
     }
@@ -437,7 +441,9 @@ describe("promo_review.upload.throughput: one By/s point per completed upload, b
     const metricsOnly = recordingTelemetry();
     try {
       // A meter provider alone: the metric without any span.
-      const uploader = uploaderFor(sim, { meterProvider: metricsOnly.meterProvider });
+      const uploader = uploaderFor(sim, {
+        telemetry: openTelemetry({ meterProvider: metricsOnly.meterProvider }),
+      });
       await uploader.upload(fileOf(), {});
       await uploader.upload(fileOf(CHUNK, 2), { contentType: "application/pdf", fileName: "a.pdf" });
       const points = (await metricsOnly.metrics()).get("promo_review.upload.throughput") ?? [];
@@ -460,7 +466,10 @@ describe("promo_review.upload.throughput: one By/s point per completed upload, b
     const metrics = recordingTelemetry();
     try {
       sim.control.addFault({ route: "PUT /v1/uploads/*", kind: "status", status: 400 });
-      const uploader = uploaderFor(sim, { meterProvider: metrics.meterProvider, retry: false });
+      const uploader = uploaderFor(sim, {
+        telemetry: openTelemetry({ meterProvider: metrics.meterProvider }),
+        retry: false,
+      });
       await expect(uploader.upload(fileOf(), {})).rejects.toMatchObject({ code: "SERVICE_ERROR" });
       expect((await metrics.metrics()).get("promo_review.upload.throughput") ?? []).toEqual([]);
     } finally {
@@ -534,11 +543,13 @@ describe("without a provider nothing runs", () => {
       },
     };
     const uploader = createUploader({ http, pollIntervalMs: 5 });
-    expect(asked).toBe(1); // once per uploader, and it said: none
+    expect(asked).toBe(0); // the uploader's observer is its own `telemetry` option: none
     const result = await uploader.upload(fileOf(), {});
     expect(result.status).toBe("completed");
     expect(given.length).toBeGreaterThan(SIZE / CHUNK);
-    expect(given.filter((options) => options?.operation !== undefined)).toEqual([]);
+    expect(
+      given.filter((options) => options?.parent !== undefined || options?.operation !== undefined),
+    ).toEqual([]);
     // An HttpClient a user wrote, without the optional method.
     const { telemetryFor: _, ...plain } = real;
     expect((await createUploader({ http: plain, pollIntervalMs: 5 }).upload(fileOf(), {})).status).toBe(
@@ -550,7 +561,9 @@ describe("without a provider nothing runs", () => {
   it("spans sampled out: the upload works and nothing is recorded", async () => {
     const off = recordingTelemetry({ sampledOut: true });
     try {
-      const result = await uploaderFor(sim, { tracerProvider: off.tracerProvider }).upload(fileOf(), {});
+      const result = await uploaderFor(sim, {
+        telemetry: openTelemetry({ tracerProvider: off.tracerProvider }),
+      }).upload(fileOf(), {});
       expect(result.status).toBe("completed");
       expect(off.spans()).toEqual([]);
     } finally {

@@ -5,6 +5,7 @@
  */
 
 import type { PromoReviewError } from "@promo-review/errors";
+import type { ObservedOperation, Observer } from "@promo-review/errors/observe";
 import type { TracedSpan } from "@promo-review/errors/telemetry";
 import type {
   CallControl,
@@ -21,9 +22,18 @@ import type { UPLOAD_STATUSES } from "./upload-statuses.js";
  * How an uploader reaches the file service and behaves: these, plus the flat credentials (`apiKey`
  * with `externalUserId` and optionally `externalUserEmail`, or `sessionToken` with `workspaceId`),
  * `fetch`, `hooks`, `logger`, `appInfo` and a rate `budget` (see `HttpClientSource` in
- * `@promo-review/http`); all unused when `http` is given.
+ * `@promo-review/http`); all unused when `http` is given. The OpenTelemetry providers are not among
+ * them: pass `telemetry: openTelemetry({ tracerProvider, meterProvider })` instead.
  */
-export interface UploaderOptions extends HttpClientSource {
+export interface UploaderOptions
+  extends Omit<HttpClientSource, "tracerProvider" | "meterProvider" | "propagateTraceContext"> {
+  /**
+   * What observes every upload, status read and wait (and, for a client made here, every request):
+   * `openTelemetry({ tracerProvider, meterProvider })` from `@promo-review/opentelemetry`, or any
+   * `Observer` of `@promo-review/errors/observe`. Told the operation (`uploads.upload` with the file's
+   * size and type, never its name), each chunk attempt, a resume and each completion poll. Default: none.
+   */
+  telemetry?: Observer | undefined;
   /** The file service's base URL (`{files_url}`). Not needed when `http` is given. */
   filesUrl?: string;
   /**
@@ -134,9 +144,11 @@ export interface UploadOptions extends CallControl {
   /** Sent as `X-Correlation-ID` on every request of this upload; a fresh id when absent. */
   correlationId?: string;
   /**
-   * With a `tracerProvider`: the span the `uploads.upload` span is a child of (the facade's flows pass
-   * theirs). Default: the caller's active span, where the provider has a context manager.
+   * The operation `uploads.upload` runs inside (the facade's flows pass theirs), as the `telemetry`
+   * observer started it. Default: none (an OpenTelemetry observer then uses the caller's active span).
    */
+  parent?: ObservedOperation | undefined;
+  /** @deprecated Pass `parent` (the OpenTelemetry observer's operation handles are its spans). */
   parentSpan?: TracedSpan | undefined;
 }
 
@@ -253,9 +265,11 @@ export interface WaitOptions {
   /** Overrides of the HTTP client's retry policy for each poll, or `false` for one attempt each. */
   retry?: Partial<RetryPolicy> | false | undefined;
   /**
-   * With a `tracerProvider`: the span the `uploads.waitForCompletion` span is a child of (promotions'
-   * wait after a 409 `upload_not_ready` passes its operation's). Default: the caller's active span.
+   * The operation `uploads.waitForCompletion` runs inside (promotions' wait after a 409
+   * `upload_not_ready` passes its own), as the `telemetry` observer started it.
    */
+  parent?: ObservedOperation | undefined;
+  /** @deprecated Pass `parent` (the OpenTelemetry observer's operation handles are its spans). */
   parentSpan?: TracedSpan | undefined;
 }
 

@@ -2,7 +2,7 @@
  * What the three phases of an upload share: the uploader's settings, and one upload's checked source
  * and details, its request defaults and how far it got.
  */
-import type { Telemetry, TracedSpan } from "@promo-review/errors/telemetry";
+import type { ObservedOperation, Observer } from "@promo-review/errors/observe";
 import type { HttpClient, Logger, RetryPolicy } from "@promo-review/http";
 import type { MeteredClient } from "./metered-client.js";
 import type { ChunkPace } from "./put-chunk.js";
@@ -26,8 +26,8 @@ export interface UploaderSettings {
   chunkPace: ChunkPace;
   /** Times the service may move its offset back before the upload ends (see `UploaderOptions.maxResyncs`). */
   maxResyncs: number;
-  /** The uploader's spans and metrics, `undefined` when its client was given no provider. */
-  telemetry: Telemetry | undefined;
+  /** The uploader's `telemetry` observer, `undefined` when it was given none. */
+  observer: Observer | undefined;
 }
 
 /** Emits one of an upload's events on its lifecycle object. */
@@ -60,8 +60,8 @@ export interface UploadContext extends Readonly<UploaderSettings> {
    */
   readonly reached: { uploadId: string | undefined; acknowledged: number };
   /**
-   * The upload's `uploads.upload` span, `undefined` without a tracer: its requests' CLIENT spans are
-   * its children (given as their `operation`), and its events say what each chunk and poll did.
+   * The upload's `uploads.upload` operation as the observer started it, `undefined` when unobserved:
+   * the `parent` of its requests and of what it tells of each chunk, resume and poll.
    */
-  readonly operation?: TracedSpan | undefined;
+  readonly parent?: ObservedOperation | undefined;
 }

@@ -4,7 +4,7 @@
  * tus-js-client has: resume or initiate, send the chunks, finish.
  */
 import { errorFromTransport } from "@promo-review/errors/internal";
-import { type TracedSpan, traced } from "@promo-review/errors/telemetry";
+import { type ObservedOperation, observed } from "@promo-review/errors/observe";
 import type { RetryPolicy } from "@promo-review/http";
 import { EventEmitter } from "eventemitter3";
 import { checkUpload } from "./checks.js";
@@ -12,11 +12,11 @@ import { withUploadState } from "./failure.js";
 import { fileDetailsOf } from "./file-details.js";
 import { finish } from "./finish.js";
 import { meteredClient } from "./metered-client.js";
+import { fileDetails, formatBucket, uploaderOrigin } from "./observation.js";
 import { resumeOrInitiate } from "./resume-or-initiate.js";
 import { fingerprintOf } from "./resume-store.js";
 import { sendChunks } from "./send-chunks.js";
 import { openSource } from "./sources.js";
-import { fileAttributes, recordThroughput } from "./tracing.js";
 import type { UploadEvents, UploadOptions, UploadProgress, UploadResponse, UploadSource } from "./types.js";
 import type { Emit, UploadContext, UploaderSettings } from "./upload-context.js";
 import { checkUploadId } from "./wait.js";
@@ -80,17 +80,27 @@ export class Upload extends EventEmitter<UploadEvents> {
 }
 
 /**
- * Runs one upload as the operation `uploads.upload`: inside its span when the uploader's client has a
- * tracer (see tracing.ts), else just runs it.
+ * Runs one upload as the operation `uploads.upload` on the uploader's observer (when it has one),
+ * under the caller's `parent`.
  */
 function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): Promise<UploadResponse> {
-  return traced(
-    start.settings.telemetry,
-    "uploads.upload",
-    {},
+  const { settings, options } = start;
+  return observed(
+    settings.observer,
+    { name: "uploads.upload", ...uploaderOrigin(settings.http), parent: parentOf(options) },
     (operation) => runPhases(start, emit, signal, operation),
-    start.options.parentSpan,
   );
+}
+
+/**
+ * The operation a call runs under: `parent`, else the deprecated `parentSpan` (a span of the
+ * OpenTelemetry observer, whose operation handles are its spans).
+ */
+export function parentOf(options: {
+  parent?: ObservedOperation | undefined;
+  parentSpan?: unknown;
+}): ObservedOperation | undefined {
+  return options.parent ?? (options.parentSpan as ObservedOperation | undefined);
 }
 
 /**
@@ -101,7 +111,7 @@ async function runPhases(
   start: UploadStart,
   emit: Emit,
   signal: AbortSignal,
-  operation: TracedSpan | undefined,
+  parent: ObservedOperation | undefined,
 ): Promise<UploadResponse> {
   const { settings, source, options } = start;
   const { uploadId } = options;
@@ -116,7 +126,8 @@ async function runPhases(
   // Both are non-empty strings once checked.
   const fileName = details.fileName as string;
   const contentType = details.contentType as string;
-  operation?.set(fileAttributes(size, contentType));
+  const { observer } = settings;
+  if (parent) observer?.operationDetailed?.(parent, fileDetails(size, contentType));
   const correlationId = options.correlationId ?? crypto.randomUUID();
   const reached: UploadContext["reached"] = { uploadId: undefined, acknowledged: 0 };
   try {
@@ -143,16 +154,15 @@ async function runPhases(
       signal,
       emit,
       reached,
-      operation,
+      parent,
     };
-    const { telemetry } = settings;
-    // Phase 2's bytes and time, for the throughput metric (timed only when there is a meter to tell).
+    // Phase 2's bytes and time, for the observer's throughput (timed only when there is one to tell).
     let phase2: { bytes: number; ms: number } | undefined;
     // Phases 1 and 2 under the store's lock on this file, when it has one: a second tab or process
     // given the same file waits, then continues this upload rather than send the file again.
     const place = async () => {
       const placed = await resumeOrInitiate(upload, uploadId);
-      const began = telemetry && performance.now();
+      const began = observer?.uploadTransferred && performance.now();
       const sent = await sendChunks(upload, placed);
       if (began !== undefined) phase2 = { bytes: size - placed.resumedFrom, ms: performance.now() - began };
       await upload.store.delete(fingerprint);
@@ -160,11 +170,14 @@ async function runPhases(
     };
     const sent = await (store.exclusive ? store.exclusive(fingerprint, signal, place) : place());
     const response = await finish(upload, sent);
-    if (telemetry && phase2) recordThroughput(telemetry, phase2.bytes, phase2.ms, contentType);
+    if (phase2 && phase2.bytes > 0) {
+      const format = formatBucket(contentType);
+      observer?.uploadTransferred?.({ ...uploaderOrigin(settings.http), ...phase2, format });
+    }
     return response;
   } catch (error) {
     const at = reached.uploadId;
-    if (at !== undefined) operation?.set({ "promo_review.upload_id": at });
+    if (at !== undefined && parent) observer?.operationDetailed?.(parent, { uploadId: at });
     throw at === undefined
       ? error
       : withUploadState(error, { uploadId: at, bytesAcknowledged: reached.acknowledged, fileSize: size });

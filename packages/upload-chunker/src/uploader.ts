@@ -3,7 +3,7 @@
  * `resume` or `start` is one file.
  */
 import { localValidationError } from "@promo-review/errors/internal";
-import { traced } from "@promo-review/errors/telemetry";
+import { type ObservedOperation, observed } from "@promo-review/errors/observe";
 import {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
@@ -15,9 +15,9 @@ import {
 import { streamingByDefault } from "./chunks.js";
 import { isKitStore, kitResumeStore } from "./kit-resume-store.js";
 import { meteredClient } from "./metered-client.js";
+import { uploaderOrigin } from "./observation.js";
 import { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 import { memoryResumeStore } from "./resume-store.js";
-import { uploaderTelemetry } from "./tracing.js";
 import type {
   StatusOptions,
   UploaderOptions,
@@ -27,7 +27,7 @@ import type {
   UploadState,
   WaitOptions,
 } from "./types.js";
-import { Upload } from "./upload.js";
+import { parentOf, Upload } from "./upload.js";
 import type { UploaderSettings } from "./upload-context.js";
 import { checkUploadId, getUploadState, waitForUpload } from "./wait.js";
 
@@ -96,8 +96,21 @@ export function createUploader(options: UploaderOptions): Uploader {
       minBytesPerSecond: options.minBytesPerSecond || DEFAULT_CHUNK_MIN_BYTES_PER_SECOND,
     },
     maxResyncs: options.maxResyncs ?? DEFAULT_MAX_RESYNCS,
-    telemetry: uploaderTelemetry(http),
+    observer: options.telemetry,
   };
+  const observer = options.telemetry;
+  /** Runs `work` on upload `uploadId` as operation `name`, the id checked (and told) first. */
+  const observedCall = <T>(
+    name: string,
+    uploadId: string,
+    parent: ObservedOperation | undefined,
+    work: (operation: ObservedOperation | undefined) => Promise<T>,
+  ) =>
+    observed(observer, { name, ...uploaderOrigin(http), parent }, (operation) => {
+      checkUploadId(uploadId);
+      if (operation) observer?.operationDetailed?.(operation, { uploadId });
+      return work(operation);
+    });
   const start = (source: UploadSource, options: UploadOptions & { uploadId?: string | undefined } = {}) =>
     new Upload({ settings, source, options });
   return {
@@ -110,28 +123,21 @@ export function createUploader(options: UploaderOptions): Uploader {
       return start(source, { ...upload, uploadId }).done;
     },
     waitForCompletion: (uploadId, wait = {}) =>
-      traced(
-        settings.telemetry,
-        "uploads.waitForCompletion",
-        {},
-        async (operation) => {
-          operation?.set({ "promo_review.upload_id": checkUploadId(uploadId) });
-          // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
-          const meter = meteredClient(http, { retry: wait.retry });
-          const state = await waitForUpload(meter.http, uploadId, {
-            pollIntervalMs: settings.pollIntervalMs,
-            ...wait,
-            operation,
-          });
-          return withResponse(state, meter.metadata()!);
-        },
-        wait.parentSpan,
-      ),
+      observedCall("uploads.waitForCompletion", uploadId, parentOf(wait), async (parent) => {
+        // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
+        const meter = meteredClient(http, { retry: wait.retry });
+        const state = await waitForUpload(meter.http, uploadId, {
+          pollIntervalMs: settings.pollIntervalMs,
+          ...wait,
+          parent,
+          observer,
+        });
+        return withResponse(state, meter.metadata()!);
+      }),
     status: (uploadId, read = {}) =>
-      traced(settings.telemetry, "uploads.status", {}, async (operation) => {
-        operation?.set({ "promo_review.upload_id": checkUploadId(uploadId) });
+      observedCall("uploads.status", uploadId, undefined, async (parent) => {
         const meter = meteredClient(http, read);
-        const state = await getUploadState(meter.http, uploadId, { signal: read.signal, operation });
+        const state = await getUploadState(meter.http, uploadId, { signal: read.signal, parent });
         return withResponse(state, meter.metadata()!);
       }),
   };

@@ -8,9 +8,9 @@ import {
   localValidationError,
   unexpectedResponse,
 } from "@promo-review/errors/internal";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
+import type { ObservedOperation, Observer } from "@promo-review/errors/observe";
 import { type HttpClient, poll } from "@promo-review/http";
-import { pollEvent, UPLOAD_TEMPLATE } from "./tracing.js";
+import { UPLOAD_TEMPLATE } from "./observation.js";
 import type { UploadState, UploadStatus, WaitOptions } from "./types.js";
 import { UPLOAD_STATUSES } from "./upload-statuses.js";
 
@@ -56,14 +56,14 @@ export async function getUploadState(
   options: {
     signal?: AbortSignal | undefined;
     correlationId?: string | undefined;
-    operation?: TracedSpan | undefined;
+    parent?: ObservedOperation | undefined;
   } = {},
 ): Promise<UploadState> {
   checkUploadId(uploadId);
   const result = await http.request<unknown>(`/v1/uploads/${uploadId}`, {
     signal: options.signal,
     correlationId: options.correlationId,
-    operation: options.operation,
+    parent: options.parent,
     urlTemplate: UPLOAD_TEMPLATE,
   });
   const context = {
@@ -110,14 +110,18 @@ export async function getUploadState(
 export async function waitForUpload(
   http: HttpClient,
   uploadId: string,
-  options: WaitOptions & { operation?: TracedSpan | undefined } = {},
+  options: WaitOptions & {
+    parent?: ObservedOperation | undefined;
+    /** Told of each poll, as part of `parent`. */
+    observer?: Observer | undefined;
+  } = {},
 ): Promise<UploadState> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
   let last: UploadState | undefined;
   return poll<UploadState>(
     async () => {
       last = await getUploadState(http, uploadId, options);
-      if (options.operation) pollEvent(options.operation, last.status);
+      options.observer?.uploadPolled?.({ parent: options.parent, status: last.status });
       if (last.status === "failed") throw uploadFailed(last);
       return last.status === "completed" ? { done: true, value: last } : { done: false };
     },
