@@ -6,7 +6,16 @@
  * @packageDocumentation
  */
 import type { StoreAdapter, StoreFamily } from "./adapter.js";
-import { BUDGET_SCRIPT, budgetArgs, budgetKeys, PROBE_SCRIPT, takeDecision } from "./redis-script.js";
+import {
+  BUDGET_SCRIPT,
+  budgetArgs,
+  budgetKeys,
+  PROBE_SCRIPT,
+  SWAP_SCRIPT,
+  swapAnswer,
+  swapArgs,
+  takeDecision,
+} from "./redis-script.js";
 import { type SharedStoreOptions, sharedStore } from "./shared-store.js";
 import type { Store } from "./store.js";
 import type { StoreWindow } from "./window.js";
@@ -52,47 +61,6 @@ export const REDIS_PREFIXES: Required<RedisStorePrefixes> = {
 // Deletes the key only if it still holds this claim's token: another receiver's claim stays.
 const UNDO_CLAIM =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
-
-/**
- * The compare-and-set of a value (`Store.swap`), one atomic step on Redis. KEYS[1] the value; ARGV[1]
- * "1" when a value is expected, ARGV[2] that value, ARGV[3] "1" to set (else delete), ARGV[4] the new
- * value, ARGV[5] its TTL in ms. Returns the value held before, behind ARGV[6] (a marker, so that an
- * empty string and nothing differ for every client), or false for nothing.
- */
-export const SWAP_SCRIPT = `
-local held = redis.call('GET', KEYS[1])
-local same
-if ARGV[1] == '1' then same = (held == ARGV[2]) else same = (held == false) end
-if same then
-  if ARGV[3] == '1' then redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[5])
-  elseif held then redis.call('DEL', KEYS[1]) end
-end
-if held then return ARGV[6] .. held end
-return false
-`;
-
-/** The marker of {@link SWAP_SCRIPT}'s answer. */
-export const SWAP_MARK = "=";
-
-/** The arguments of {@link SWAP_SCRIPT}. */
-export function swapArgs(expected: string | undefined, value: string | undefined, ttlMs: number): string[] {
-  return [
-    expected === undefined ? "0" : "1",
-    expected ?? "",
-    value === undefined ? "0" : "1",
-    value ?? "",
-    String(Math.max(1, Math.ceil(ttlMs))),
-    SWAP_MARK,
-  ];
-}
-
-/** The value {@link SWAP_SCRIPT} answered held before. */
-export function swapAnswer(answer: unknown, where: string): string | undefined {
-  if (answer === null || answer === undefined || answer === false) return undefined;
-  if (typeof answer !== "string" || !answer.startsWith(SWAP_MARK))
-    throw new Error(`unexpected answer from ${where} to a compare-and-set: ${String(answer)}`);
-  return answer.slice(SWAP_MARK.length);
-}
 
 /** SHA-1 of the script for EVALSHA, with Web Crypto so that this file needs no Node built-in either. */
 async function sha1(text: string): Promise<string> {

@@ -12,8 +12,16 @@
  */
 import type { StoreAdapter } from "./adapter.js";
 import { rememberingRefusals } from "./known-refusals.js";
-import { REDIS_PREFIXES, type RedisStorePrefixes, SWAP_SCRIPT, swapAnswer, swapArgs } from "./redis.js";
-import { BUDGET_SCRIPT, budgetArgs, budgetKeys, takeDecision } from "./redis-script.js";
+import { REDIS_PREFIXES, type RedisStorePrefixes } from "./redis.js";
+import {
+  BUDGET_SCRIPT,
+  budgetArgs,
+  budgetKeys,
+  SWAP_SCRIPT,
+  swapAnswer,
+  swapArgs,
+  takeDecision,
+} from "./redis-script.js";
 import { type SharedStoreOptions, sharedStore } from "./shared-store.js";
 import type { Store } from "./store.js";
 import type { StoreWindow } from "./window.js";
