@@ -8,6 +8,8 @@
  * A block preceded by `<!-- needs: upstash -->` runs against the local Upstash REST server in front
  * of a real redis-server (testing/upstash-rest.ts), found through `UPSTASH_REDIS_REST_URL` and
  * `UPSTASH_REDIS_REST_TOKEN`, as `Redis.fromEnv()` of `@upstash/redis` reads them on Vercel.
+ * A block preceded by `<!-- needs: redis -->` runs against a real redis-server on 127.0.0.1, found
+ * through `REDIS_URL` (`redis://127.0.0.1:<port>`), as a deployment passes it.
  * A block preceded by `<!-- deno -->` runs in the real deno instead (testing/deno.ts), with Deno KV
  * and `Deno.openKv()` landing in a temporary folder.
  */
@@ -28,12 +30,12 @@ export interface ReadmeExample {
   line: number;
   code: string;
   /** What the block needs running first (its `<!-- needs: ... -->` line). */
-  needs?: "redis-cluster" | "upstash" | undefined;
+  needs?: "redis" | "redis-cluster" | "upstash" | undefined;
   /** Where it runs: Node (through vitest), or the real deno for a block marked `<!-- deno -->`. */
   runtime: "node" | "deno";
 }
 
-const NEEDS = /<!-- needs: (redis-cluster|upstash) -->/;
+const NEEDS = /<!-- needs: (redis|redis-cluster|upstash) -->/;
 
 /** Extracts the runnable TypeScript blocks of a README, in order. */
 export function readmeExamples(readmePath: string): ReadmeExample[] {
@@ -143,6 +145,18 @@ interface NeededServers {
 }
 
 const NEEDED: Record<Needs, NeededServers> = {
+  redis: {
+    name: "against a real redis-server",
+    available: redisAvailable,
+    async start() {
+      const redis: TestRedis = await startRedis();
+      process.env["REDIS_URL"] = `redis://127.0.0.1:${redis.port}`;
+      return async () => {
+        delete process.env["REDIS_URL"];
+        await redis.stop();
+      };
+    },
+  },
   "redis-cluster": {
     name: "against a real Redis Cluster",
     available: redisClusterAvailable,

@@ -281,3 +281,31 @@ describe("durableObjectBudgetStore: one key's budget shared by every isolate", (
     expect(open.elapsedMs).toBeLessThan(1500);
   });
 });
+
+describe("storeJournal on Durable Objects: two isolates share one batch journal", () => {
+  it("both append at once: every record kept once, each isolate's in its order, read whole from either", async () => {
+    const name = unique("journal");
+    const appended = await Promise.all([
+      owner("journalAppend", { name, writer: "a", n: 12 }),
+      other("journalAppend", { name, writer: "b", n: 12 }),
+    ]);
+    expect(appended.map((answer) => answer.ok)).toEqual([true, true]);
+    const read = await other("journalRead", { name });
+    const keys = (read.records as { key: string }[]).map((record) => record.key);
+    for (const writer of ["a", "b"]) {
+      expect(keys.filter((key) => key.startsWith(`${writer}-`))).toEqual(
+        Array.from({ length: 12 }, (_, i) => `${writer}-${i}`),
+      );
+    }
+    expect(keys).toHaveLength(24);
+  });
+
+  it("a lease held in one isolate refuses the other with JOURNAL_BUSY, naming the holder", async () => {
+    const name = unique("journal-lease");
+    expect((await owner("journalLease", { name, owner: "runner-a" })).ok).toBe(true);
+    const refused = await other("journalLease", { name, owner: "runner-b" });
+    expect(refused.ok).toBe(false);
+    expect(refused.error).toMatchObject({ code: "JOURNAL_BUSY" });
+    expect(refused.error?.["message"]).toMatch(/in use by runner runner-a/);
+  });
+});

@@ -4,6 +4,7 @@
  * API caller does, with a store made in that request (as workerd requires), and answers JSON.
  */
 import { budgetedFetch, createRateBudget } from "@promo-review/rate-budget";
+import { storeJournal } from "@promo-review/sdk/cloudflare";
 import {
   type DurableObjectNamespaceLike as BudgetNamespace,
   type DurableObjectNamespaceLike,
@@ -175,6 +176,33 @@ const routes: Record<string, (input: Input, env: Env, ctx: Context) => Promise<R
   async pause(input, env) {
     await durableObjectStore(env.BUDGET).pause(input.keyId, input.ms);
     return {};
+  },
+  /** `n` intents appended one by one to the journal `name`, keyed `<writer>-<i>`. */
+  async journalAppend(input, env) {
+    const journal = storeJournal(durableObjectStore(env.REPLAY, { timeoutMs: 10_000 }), {
+      name: input.name,
+      chunkBytes: 400,
+    });
+    for (let i = 0; i < input.n; i++) {
+      await journal.append({ type: "intent", key: `${input.writer}-${i}`, step: "create", at: i });
+    }
+    await journal.close();
+    return {};
+  },
+  async journalRead(input, env) {
+    const journal = storeJournal(durableObjectStore(env.REPLAY, { timeoutMs: 10_000 }), { name: input.name });
+    const records = [];
+    for await (const record of journal.read()) records.push(record);
+    return { records };
+  },
+  /** Takes the journal's lease and keeps it (its renewals end with the request; it expires on its own). */
+  async journalLease(input, env) {
+    const journal = storeJournal(durableObjectStore(env.REPLAY, { timeoutMs: 10_000 }), {
+      name: input.name,
+      leaseTtlMs: 60_000,
+    });
+    const lease = await journal.lease({ owner: input.owner });
+    return { owner: lease.owner };
   },
 };
 

@@ -3,7 +3,8 @@
  * text and checked line by line before anything is sent), the plan (requests per budget, least time),
  * and the journal (its interface, and where each item stands from its records). A sub-path of its own,
  * so a bundle that runs no batch carries neither the reader nor the CSV parser. The file journal is
- * Node's: `fileJournal` from `@promo-review/sdk/node`.
+ * Node's: `fileJournal` from `@promo-review/sdk/node`; `storeJournal` keeps one on any store of the kit
+ * (also on `@promo-review/sdk/redis`, `/cloudflare`, `/deno` and `/upstash`).
  * @packageDocumentation
  */
 export {
@@ -18,6 +19,7 @@ export {
   type BatchStep,
   JOURNAL_BUSY,
   JOURNAL_DAMAGED,
+  JOURNAL_UNAVAILABLE,
   type JournalLease,
   type JournalRecord,
   type LeaseOptions,
@@ -53,4 +55,5 @@ export {
   type PlanOptions,
   planBatch,
 } from "./batch/plan.js";
+export { type StoreJournalOptions, storeJournal } from "./batch/store-journal.js";
 export type { TextSource } from "./batch/text-lines.js";

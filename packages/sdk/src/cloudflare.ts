@@ -14,3 +14,5 @@ export {
   PromoReviewState,
   type SharedStoreOptions,
 } from "@promo-review/store/cloudflare";
+// A batch's journal on the same store: `client.batch.run(items, { journal: storeJournal(store, { name }) })`.
+export { type StoreJournalOptions, storeJournal } from "./batch/store-journal.js";

@@ -12,3 +12,5 @@ export {
   denoKvStore,
   type SharedStoreOptions,
 } from "@promo-review/store/deno";
+// A batch's journal on the same store: `client.batch.run(items, { journal: storeJournal(store, { name }) })`.
+export { type StoreJournalOptions, storeJournal } from "./batch/store-journal.js";

@@ -12,3 +12,5 @@ export {
   redisStore,
   type SharedStoreOptions,
 } from "@promo-review/store/redis";
+// A batch's journal on the same store: `client.batch.run(items, { journal: storeJournal(store, { name }) })`.
+export { type StoreJournalOptions, storeJournal } from "./batch/store-journal.js";

@@ -13,3 +13,5 @@ export {
   type UpstashStoreOptions,
   upstashStore,
 } from "@promo-review/store/upstash";
+// A batch's journal on the same store: `client.batch.run(items, { journal: storeJournal(store, { name }) })`.
+export { type StoreJournalOptions, storeJournal } from "./batch/store-journal.js";

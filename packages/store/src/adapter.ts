@@ -73,6 +73,19 @@ export interface StoreAdapter {
   set(key: string, value: string, ttlMs: number, call: StoreCall): Promise<void>;
   /** Deletes the value at `key` (nothing when none is set). */
   delete(key: string, call: StoreCall): Promise<void>;
+  /**
+   * The compare-and-set of {@link Store.swap} on the values' keys, atomically across every process:
+   * when `key` holds `expected` (`undefined`: nothing, or expired), sets `value` for `ttlMs`
+   * (`undefined`: deletes it); answers the value held before. Optional: `sharedStore` refuses a swap
+   * clearly without it.
+   */
+  swap?(
+    key: string,
+    expected: string | undefined,
+    value: string | undefined,
+    ttlMs: number,
+    call: StoreCall,
+  ): Promise<string | undefined>;
 
   /**
    * A cheap call without a deadline that answers once the backend is reachable again (a client that

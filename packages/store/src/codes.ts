@@ -10,4 +10,6 @@ export const STORE_CODES = {
   claim: "REPLAY_STORE_FAILED",
   /** A resume point (upload-chunker): the upload was not started. */
   value: "RESUME_STORE_UNAVAILABLE",
+  /** A compare-and-set of a value (a batch journal's records and lease): nothing was changed. */
+  swap: "STORE_SWAP_UNAVAILABLE",
 } as const;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryDenoKv } from "../../../testing/memory-deno-kv.ts";
+import { describeSwap } from "../../../testing/store-swap.ts";
 import { DENO_KV_MAX_ADMISSIONS, denoKvStore } from "./deno.js";
 import type { StoreWindow } from "./window.js";
 
@@ -67,3 +68,17 @@ describe("Deno KV: one store for the budget, the claims and the resume points", 
     await expect(store.set("f", "x", 1000)).rejects.toMatchObject({ code: "RESUME_STORE_UNAVAILABLE" });
   });
 });
+
+{
+  // KV keeps an expired entry readable until its sweep: the store judges expiry by its own clock.
+  let now = 1_000;
+  describeSwap("Deno KV", {
+    stores: () => {
+      const kv = new MemoryDenoKv({ now: () => now });
+      return [denoKvStore(kv, { now: () => now }), denoKvStore(kv, { now: () => now })];
+    },
+    pass: async (ms) => {
+      now += ms + 1;
+    },
+  });
+}

@@ -197,10 +197,7 @@ export function denoKvAdapter(
     },
     unclaim: (id, token) => remove([...prefix.claim, id], token),
     async get(key) {
-      const { value } = await kv.get<unknown>([...prefix.value, key]);
-      return isHeld(value) && value.expiresAt > now() && typeof value.value === "string"
-        ? value.value
-        : undefined;
+      return liveValue((await kv.get<unknown>([...prefix.value, key])).value, now());
     },
     async set(key, value, ttlMs) {
       const held: Held = { value, expiresAt: now() + ttlMs };
@@ -216,7 +213,40 @@ export function denoKvAdapter(
         .delete([...prefix.value, key])
         .commit();
     },
+    // Read, compare, commit only if the entry is unchanged (its versionstamp), else read again.
+    swap: (id, expected, value, ttlMs, { signal }) => {
+      const key = [...prefix.value, id];
+      return retryCommits(
+        async () => {
+          const entry = await kv.get<unknown>(key);
+          const held = liveValue(entry.value, now());
+          if (held !== expected) return { done: held };
+          if (value === undefined && entry.versionstamp === null) return { done: held };
+          const checked = kv.atomic().check({ key, versionstamp: entry.versionstamp });
+          const change =
+            value === undefined
+              ? checked.delete(key)
+              : checked.set(key, { value, expiresAt: now() + ttlMs } satisfies Held, {
+                  expireIn: Math.max(1, Math.ceil(ttlMs)),
+                });
+          try {
+            return (await change.commit()).ok ? { done: held } : undefined;
+          } catch {
+            // A commit that threw may have landed: the next read compares against what is there.
+            return undefined;
+          }
+        },
+        { signal, maxPauseMs: 50, where: "Deno KV" },
+      );
+    },
   };
+}
+
+/** The string a value entry holds, unless it expired (KV's `expireIn` is only its earliest deletion). */
+function liveValue(stored: unknown, at: number): string | undefined {
+  return isHeld(stored) && stored.expiresAt > at && typeof stored.value === "string"
+    ? stored.value
+    : undefined;
 }
 
 /**
@@ -249,5 +279,6 @@ export function denoKvStore(kv: DenoKvLike, options: DenoKvStoreOptions = {}): S
     get: (key) => store.get(key),
     set: (key, value, ttlMs) => store.set(key, value, ttlMs),
     delete: (key) => store.delete(key),
+    swap: (key, expected, value, ttlMs) => store.swap!(key, expected, value, ttlMs),
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { describeSwap } from "../../../testing/store-swap.ts";
 import { durableObjectStore, PromoReviewState } from "./cloudflare.js";
 import type { DurableObjectNamespaceLike, DurableObjectStateLike } from "./durable-object-types.js";
 import type { StoreWindow } from "./window.js";
@@ -126,4 +127,12 @@ describe("one Durable Object class serves the budget, the claims and the resume 
     });
     await expect(failing.get("f")).rejects.toMatchObject({ code: "RESUME_STORE_UNAVAILABLE" });
   });
+});
+
+describeSwap("Durable Object", {
+  stores: () => {
+    const { namespace } = localNamespace();
+    return [durableObjectStore(namespace), durableObjectStore(namespace)];
+  },
+  pass: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms + 30)),
 });

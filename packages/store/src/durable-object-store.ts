@@ -90,6 +90,10 @@ export function durableObjectAdapter(
     delete: async (key, { signal }) => {
       await send(prefix.value + key, { op: "delete" }, signal);
     },
+    swap: async (key, expected, value, ttlMs, { signal, notAfter }) => {
+      const answer = await send(prefix.value + key, { op: "swap", expected, value, ttlMs, notAfter }, signal);
+      return typeof answer["value"] === "string" ? answer["value"] : undefined;
+    },
   };
 }
 

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { describeSwap } from "../../../testing/store-swap.ts";
 import { MemoryStore, memoryStore } from "./memory-store.js";
 import type { StoreWindow } from "./window.js";
 import { applyWindowOp, emptyWindowState, isWindowState, windowStateEnd } from "./window-state.js";
@@ -136,3 +137,17 @@ describe("the window operation on plain data decides exactly as the memory store
     expect(store.take("k", WINDOWS)).toEqual({ ok: true });
   });
 });
+
+{
+  // One process: "two stores" are the one store; a manual clock passes the TTL.
+  const clock = { at: 0, now: () => clock.at };
+  describeSwap("memory store", {
+    stores: () => {
+      const store = memoryStore({ clock });
+      return [store, store];
+    },
+    pass: async (ms) => {
+      clock.at += ms + 1;
+    },
+  });
+}

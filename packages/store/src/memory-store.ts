@@ -163,6 +163,21 @@ export class MemoryStore implements Store {
   async delete(key: string): Promise<void> {
     this.#values.delete(key);
   }
+
+  /** See {@link Store.swap}. */
+  async swap(
+    key: string,
+    expected: string | undefined,
+    value: string | undefined,
+    ttlMs: number,
+  ): Promise<string | undefined> {
+    const now = this.#clock.now();
+    const held = live(this.#values, key, now)?.value;
+    if (held !== expected) return held;
+    if (value === undefined) this.#values.delete(key);
+    else put(this.#values, key, { value, expiresAt: now + ttlMs }, now);
+    return held;
+  }
 }
 
 /** A {@link MemoryStore}: state in this process's memory, the default of every package. */

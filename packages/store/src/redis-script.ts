@@ -117,3 +117,44 @@ export function takeDecision(answer: unknown, windows: readonly StoreWindow[]): 
     full: answer.slice(3).map((index) => windows[Number(index) - 1]!.id),
   };
 }
+
+/**
+ * The compare-and-set of a value (`Store.swap`), one atomic step on Redis. KEYS[1] the value; ARGV[1]
+ * "1" when a value is expected, ARGV[2] that value, ARGV[3] "1" to set (else delete), ARGV[4] the new
+ * value, ARGV[5] its TTL in ms. Returns the value held before, behind ARGV[6] (a marker, so that an
+ * empty string and nothing differ for every client), or false for nothing.
+ */
+export const SWAP_SCRIPT = `
+local held = redis.call('GET', KEYS[1])
+local same
+if ARGV[1] == '1' then same = (held == ARGV[2]) else same = (held == false) end
+if same then
+  if ARGV[3] == '1' then redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[5])
+  elseif held then redis.call('DEL', KEYS[1]) end
+end
+if held then return ARGV[6] .. held end
+return false
+`;
+
+/** The marker of {@link SWAP_SCRIPT}'s answer. */
+export const SWAP_MARK = "=";
+
+/** The arguments of {@link SWAP_SCRIPT}. */
+export function swapArgs(expected: string | undefined, value: string | undefined, ttlMs: number): string[] {
+  return [
+    expected === undefined ? "0" : "1",
+    expected ?? "",
+    value === undefined ? "0" : "1",
+    value ?? "",
+    String(Math.max(1, Math.ceil(ttlMs))),
+    SWAP_MARK,
+  ];
+}
+
+/** The value {@link SWAP_SCRIPT} answered held before. */
+export function swapAnswer(answer: unknown, where: string): string | undefined {
+  if (answer === null || answer === undefined || answer === false) return undefined;
+  if (typeof answer !== "string" || !answer.startsWith(SWAP_MARK))
+    throw new Error(`unexpected answer from ${where} to a compare-and-set: ${String(answer)}`);
+  return answer.slice(SWAP_MARK.length);
+}

@@ -3,6 +3,7 @@ import { Cluster, Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { redisClusterAvailable, useRedisCluster } from "../../../testing/redis-cluster.ts";
 import { freePort, redisAvailable, startRedis, useRedis } from "../../../testing/redis-server.ts";
+import { describeSwap } from "../../../testing/store-swap.ts";
 import { type RedisStoreClient, redisStore } from "./redis.js";
 import type { StoreWindow } from "./window.js";
 
@@ -22,6 +23,8 @@ function late(client: Redis, ms: number): RedisStoreClient {
     del: (key) => after(() => client.del(key)),
   } as RedisStoreClient;
 }
+
+const passing = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms + 30));
 
 describe.runIf(redisAvailable("store Redis backend"))("Redis store (real redis-server)", () => {
   const { connect, prefix } = useRedis(Redis);
@@ -143,6 +146,14 @@ describe.runIf(redisAvailable("store Redis backend"))("Redis store (real redis-s
     });
   });
 
+  describeSwap("Redis", {
+    stores: () => {
+      const p = prefixes();
+      return [redisStore(connect(), { prefixes: p }), redisStore(connect(), { prefixes: p })];
+    },
+    pass: passing,
+  });
+
   describe("when Redis is unreachable, every call costs at most timeoutMs and fails as chosen", () => {
     it("a closed port: claim, value and window each fail closed with their code at the deadline", async () => {
       const client = new Redis({ host: "127.0.0.1", port: await freePort() });
@@ -189,6 +200,15 @@ describe.runIf(redisClusterAvailable("store Redis Cluster backend"))(
   "Redis Cluster store (three masters)",
   () => {
     const { connect, prefix } = useRedisCluster(Cluster);
+
+    describeSwap("Redis Cluster", {
+      stores: () => {
+        const p = prefix();
+        const prefixes = { window: `${p}w:`, claim: `${p}c:`, value: `${p}v:` };
+        return [redisStore(connect(), { prefixes }), redisStore(connect(), { prefixes })];
+      },
+      pass: passing,
+    });
 
     it("one key's budget, claims and values, shared by two cluster clients", async () => {
       const p = prefix();

@@ -6,7 +6,16 @@
  * @packageDocumentation
  */
 import type { StoreAdapter, StoreFamily } from "./adapter.js";
-import { BUDGET_SCRIPT, budgetArgs, budgetKeys, PROBE_SCRIPT, takeDecision } from "./redis-script.js";
+import {
+  BUDGET_SCRIPT,
+  budgetArgs,
+  budgetKeys,
+  PROBE_SCRIPT,
+  SWAP_SCRIPT,
+  swapAnswer,
+  swapArgs,
+  takeDecision,
+} from "./redis-script.js";
 import { type SharedStoreOptions, sharedStore } from "./shared-store.js";
 import type { Store } from "./store.js";
 import type { StoreWindow } from "./window.js";
@@ -121,6 +130,12 @@ export function redisAdapter(client: RedisStoreClient, prefixes: RedisStorePrefi
     async delete(key) {
       await client.del(keyOf("value", key));
     },
+    // EVAL: a journal swaps a few times a second at most, so loading the script is not worth a step.
+    swap: async (key, expected, value, ttlMs) =>
+      swapAnswer(
+        await client.eval(SWAP_SCRIPT, 1, keyOf("value", key), ...swapArgs(expected, value, ttlMs)),
+        "Redis",
+      ),
     // EVAL (nothing to load after a restart) on the key itself, so a Redis Cluster routes it to the
     // node holding the key; the client holds it until it reaches Redis.
     probe: (family, key) => client.eval(PROBE_SCRIPT, 1, keyOf(family, key)),

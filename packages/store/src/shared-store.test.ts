@@ -204,3 +204,32 @@ describe("failing open: the process's own memory serves until the backend answer
     expect(isPromoReviewError(error) && error.code).toBe("RESUME_STORE_UNAVAILABLE");
   });
 });
+
+describe("a swap is never served from memory: it fails closed whatever whenUnavailable says", () => {
+  it("swaps through to the adapter while it answers", async () => {
+    const store = sharedStore(flakyAdapter(), { whenUnavailable: "open" });
+    expect(await store.swap!("j", undefined, "one", 60_000)).toBeUndefined();
+    expect(await store.swap!("j", "one", "two", 60_000)).toBe("one");
+    expect(await store.get("j")).toBe("two");
+  });
+
+  for (const whenUnavailable of ["closed", "open"] as const) {
+    it(`a failing backend fails the swap with STORE_SWAP_UNAVAILABLE (${whenUnavailable})`, async () => {
+      const adapter = flakyAdapter();
+      adapter.mode = "failing";
+      const store = sharedStore(adapter, { whenUnavailable, timeoutMs: 50, recheckMs: 0 });
+      const error = await failureOf(store.swap!("j", undefined, "one", 60_000));
+      expect(isPromoReviewError(error) && [error.code, error.retryable]).toEqual([
+        "STORE_SWAP_UNAVAILABLE",
+        true,
+      ]);
+    });
+  }
+
+  it("an adapter without swap is refused clearly", async () => {
+    const { swap: _, ...adapter } = flakyAdapter();
+    const error = await failureOf(sharedStore(adapter).swap!("j", undefined, "one", 60_000));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(String(error)).toMatch(/has no swap/);
+  });
+});

@@ -301,6 +301,25 @@ class SharedStore implements Store {
       await this.#unavailable("value", key, error).delete(key);
     }
   }
+
+  /** See {@link Store.swap}: fails closed in either mode (one process's memory cannot keep its promise). */
+  swap: NonNullable<Store["swap"]> = async (key, expected, value, ttlMs) => {
+    const adapter = this.#adapter;
+    const { swap } = adapter;
+    if (swap === undefined) {
+      throw new TypeError(`This ${this.where} adapter has no swap (compare-and-set of a value)`);
+    }
+    try {
+      return await this.#run("value", key, (call) => swap.call(adapter, key, expected, value, ttlMs, call));
+    } catch (error) {
+      throw new PromoReviewError({
+        code: STORE_CODES.swap,
+        message: `The compare-and-set of ${key} (${this.where}) did not answer (an error, or no answer within ${this.#timeoutMs} ms); it may or may not have been made, and is never served from memory`,
+        retryable: true,
+        cause: error,
+      });
+    }
+  };
 }
 
 /**

@@ -17,7 +17,14 @@ export type StateCommand =
   | { op: "unclaim"; token?: string | undefined }
   | { op: "get" }
   | { op: "set"; value: string; ttlMs: number }
-  | { op: "delete" };
+  | { op: "delete" }
+  | {
+      op: "swap";
+      expected?: string | undefined;
+      value?: string | undefined;
+      ttlMs: number;
+      notAfter: number;
+    };
 
 /** What one object holds: an object is named per family and key, so it holds one of these. */
 interface Held {
@@ -112,6 +119,18 @@ export class PromoReviewState {
       case "delete":
         held.value = undefined;
         return { body: {}, changed: true };
+      case "swap": {
+        // Its caller has given up (failed closed): a swap now would change what nobody goes on from.
+        if (now > command.notAfter) return { body: { late: true }, changed: false };
+        // The object's read and write are one step (input gates): a compare-and-set as is.
+        const before = held.value !== undefined && held.value.expiresAt > now ? held.value.value : undefined;
+        if (before !== command.expected) return { body: { value: before }, changed: false };
+        held.value =
+          command.value === undefined
+            ? undefined
+            : { value: command.value, expiresAt: now + Math.max(1, command.ttlMs) };
+        return { body: { value: before }, changed: true };
+      }
       default:
         return undefined;
     }

@@ -38,4 +38,20 @@ export interface Store {
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Deletes the value at `key`. */
   delete(key: string): Promise<void>;
+
+  /**
+   * A compare-and-set of the value at `key`: when it holds `expected` (`undefined`: no value, or an
+   * expired one), it becomes `value` for `ttlMs` from now (`undefined`: deleted). Resolves the value
+   * the key held before, so the swap happened exactly when the answer equals `expected`; of
+   * concurrent swaps from one value across every process, one wins. `swap(key, undefined, undefined)`
+   * changes nothing and reads the value. Never served from a process's memory: a shared store fails
+   * it closed whatever its `whenUnavailable` (what it promises cannot be kept by one process). A
+   * batch journal keeps its records and lease with it. Optional: stores written before it lack it.
+   */
+  swap?(
+    key: string,
+    expected: string | undefined,
+    value: string | undefined,
+    ttlMs: number,
+  ): Promise<string | undefined>;
 }

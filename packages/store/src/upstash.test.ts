@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { Redis as IORedis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { redisAvailable } from "../../../testing/redis-server.ts";
+import { describeSwap } from "../../../testing/store-swap.ts";
 import { type UpstashRest, useUpstashRest } from "../../../testing/upstash-rest.ts";
 import { STORE_CODES } from "./codes.js";
 import { redisStore } from "./redis.js";
@@ -148,6 +149,14 @@ describe.runIf(redisAvailable("store Upstash"))("upstashStore over @upstash/redi
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await store.get("v")).toBeUndefined();
     });
+  });
+
+  describeSwap("Upstash", {
+    stores: () => {
+      const prefix = suite.prefix();
+      return [storeOf(prefix), storeOf(prefix)];
+    },
+    pass: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms + 30)),
   });
 
   describe("one state with the Redis store: the same keys and the same budget script", () => {

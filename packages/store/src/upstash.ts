@@ -13,7 +13,15 @@
 import type { StoreAdapter } from "./adapter.js";
 import { rememberingRefusals } from "./known-refusals.js";
 import { REDIS_PREFIXES, type RedisStorePrefixes } from "./redis.js";
-import { BUDGET_SCRIPT, budgetArgs, budgetKeys, takeDecision } from "./redis-script.js";
+import {
+  BUDGET_SCRIPT,
+  budgetArgs,
+  budgetKeys,
+  SWAP_SCRIPT,
+  swapAnswer,
+  swapArgs,
+  takeDecision,
+} from "./redis-script.js";
 import { type SharedStoreOptions, sharedStore } from "./shared-store.js";
 import type { Store } from "./store.js";
 import type { StoreWindow } from "./window.js";
@@ -105,6 +113,7 @@ export function upstashAdapter(redis: UpstashRedisClient, prefixes: RedisStorePr
   const claim = redis.createScript(CLAIM_SCRIPT);
   const unclaim = redis.createScript(UNCLAIM_SCRIPT);
   const get = redis.createScript(GET_SCRIPT);
+  const swap = redis.createScript(SWAP_SCRIPT);
   const run = (key: string, windows: readonly StoreWindow[], args: (string | number)[]) =>
     budget.exec(budgetKeys(prefix.window, key, windows), args.map(String));
   const claimKeys = (key: string, token: string) => {
@@ -146,6 +155,9 @@ export function upstashAdapter(redis: UpstashRedisClient, prefixes: RedisStorePr
     async delete(key) {
       await redis.del(prefix.value + key);
     },
+    // The Redis store's script on its keys: one compare-and-set for both.
+    swap: async (key, expected, value, ttlMs) =>
+      swapAnswer(await swap.exec([prefix.value + key], swapArgs(expected, value, ttlMs)), "Upstash"),
     // Over HTTP nothing holds a command until the server is back: a cheap request, answered once it is.
     probe: () => redis.ping(),
   });

@@ -11,16 +11,18 @@ import {
   describePlan,
   describeProblem,
   type ItemReport,
+  type JournalState,
   planBatch,
   readState,
   reportOf,
 } from "@promo-review/sdk/batch";
-import { fileJournal, fileSource, manifestFile } from "@promo-review/sdk/node";
+import { fileSource, manifestFile } from "@promo-review/sdk/node";
 import type { Command } from "commander";
 import { contentTypeOf } from "../content-types.js";
 import { type CommandContext, contextOf, example, integerIn } from "../context.js";
 import { EXIT, ReportedExit } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
+import { openJournal } from "../journal-option.js";
 import { UsageError } from "../usage-error.js";
 
 interface RunOptions {
@@ -78,9 +80,9 @@ async function runManifest(ctx: CommandContext, path: string, options: RunOption
     );
   }
   for (const line of describePlan(planBatch(check.totals))) ctx.out.note(line);
-  const journalPath = options.journal ?? `${manifest.path}.journal`;
-  ctx.out.note(`Journal: ${journalPath} (run the same command again to go on after a stop)`);
-  const journal = fileJournal(journalPath);
+  const opened = await openJournal(options.journal, manifest.path);
+  const { journal } = opened;
+  ctx.out.note(`Journal: ${opened.where} (run the same command again to go on after a stop)`);
   async function* items(): AsyncGenerator<BatchItem> {
     for await (const entry of manifest.entries(ctx.signal)) if (entry.item) yield entry.item;
   }
@@ -89,6 +91,7 @@ async function runManifest(ctx: CommandContext, path: string, options: RunOption
   try {
     for await (const outcome of ctx.client().batch.run(items(), {
       journal,
+      leaseWaitMs: opened.leaseWaitMs,
       concurrency: options.concurrency,
       retryAmbiguous: options.retryAmbiguous,
       total: check.totals.items,
@@ -112,7 +115,7 @@ async function runManifest(ctx: CommandContext, path: string, options: RunOption
       else rows.push(row);
     }
   } finally {
-    await journal.close();
+    await opened.close();
   }
   if (!ctx.out.json) {
     ctx.io.stdout.write(
@@ -139,7 +142,10 @@ export function registerBatch(program: Command, io: CliIo): void {
       "Check a manifest (JSON Lines or CSV, one promotion a line), print its plan, and run it with a journal: the same command run again goes on where it stopped. Exit code 3 when any item failed or is ambiguous.",
     )
     .argument("<manifest>", "the manifest: .csv, else JSON Lines")
-    .option("--journal <path>", "the journal file (default: <manifest>.journal)")
+    .option(
+      "--journal <path|url>",
+      "the journal: a file (default: <manifest>.journal), or on Redis: redis://host:port/db?name=<journal>&lease-ttl=<s> (name defaults to the manifest's file name)",
+    )
     .option("--concurrency <n>", "items at once (default 4)", integerIn(1, 64))
     .option(
       "--retry-ambiguous",
@@ -151,6 +157,7 @@ export function registerBatch(program: Command, io: CliIo): void {
       example(
         "$ promo-review batch run spring.csv",
         "$ promo-review batch run spring.jsonl --journal spring.journal --json",
+        "$ promo-review batch run spring.csv --journal redis://10.0.0.5:6379/0?name=spring",
       ),
     )
     .action(async (manifest: string, options: RunOptions, command: Command) => {
@@ -162,13 +169,17 @@ export function registerBatch(program: Command, io: CliIo): void {
     .description(
       "Print where every item of a journal stands: key, status, promotion id, first version id, submit status, evaluation id, error, ambiguous step.",
     )
-    .requiredOption("--journal <path>", "the journal file")
+    .requiredOption("--journal <path|url>", "the journal: a file, or redis://host:port/db?name=<journal>")
     .addHelpText("after", example("$ promo-review batch report --journal spring.csv.journal --json"))
     .action(async (options: { journal: string }, command: Command) => {
       const ctx = contextOf(command, io);
-      const journal = fileJournal(options.journal);
-      const state = await readState(journal.read(ctx.signal));
-      await journal.close();
+      const opened = await openJournal(options.journal);
+      let state: JournalState;
+      try {
+        state = await readState(opened.journal.read(ctx.signal));
+      } finally {
+        await opened.close();
+      }
       const rows = [...state.items.values()].map((item) => rowOf(reportOf(item)));
       ctx.out.result({ batchId: state.batchId, items: rows }, () => [
         csvLine(COLUMNS),

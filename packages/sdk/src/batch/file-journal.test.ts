@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import "../../../../testing/fast-check-seed.ts";
+import { recordArb } from "../../test/support/journal-records.js";
 import { fileJournal } from "./file-journal.js";
 import { encodeRecord, scanRecords } from "./file-journal-records.js";
 import { JOURNAL_BUSY, JOURNAL_DAMAGED, type JournalRecord } from "./journal.js";
@@ -15,25 +16,6 @@ afterAll(() => {
 });
 let files = 0;
 const freshPath = () => join(dir, `journal-${++files}.log`);
-
-const recordArb: fc.Arbitrary<JournalRecord> = fc.oneof(
-  fc.record({ type: fc.constant("batch" as const), batchId: fc.uuid(), at: fc.nat() }),
-  fc.record({
-    type: fc.constant("intent" as const),
-    key: fc.string({ unit: "grapheme", maxLength: 12 }),
-    step: fc.constantFrom("upload", "capture", "create", "submit", "evaluate" as const),
-    at: fc.nat(),
-  }),
-  fc.record({
-    type: fc.constant("done" as const),
-    key: fc.string({ unit: "grapheme", maxLength: 12 }),
-    step: fc.constantFrom("create" as const),
-    at: fc.nat(),
-    ids: fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ unit: "grapheme", maxLength: 20 }), {
-      maxKeys: 3,
-    }),
-  }),
-);
 
 async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];

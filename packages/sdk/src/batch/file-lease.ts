@@ -11,6 +11,7 @@ import { hostname } from "node:os";
 import { PromoReviewError } from "@promo-review/errors";
 import { sleep } from "@promo-review/http";
 import { JOURNAL_BUSY, type JournalLease, type LeaseOptions } from "./journal.js";
+import { renewedLease } from "./lease-renewal.js";
 
 interface LeaseFile {
   owner: string;
@@ -118,37 +119,24 @@ function busy(path: string, held: LeaseFile): PromoReviewError {
   });
 }
 
-/** The lease while held: renewed every third of its time to live, its signal aborted once lost. */
+/** The lease while held (see `lease-renewal.ts`): renewed by rewriting the file, while it names its owner. */
 function holding(path: string, owner: string, ttlMs: number, fresh: () => LeaseFile): JournalLease {
-  const lost = new AbortController();
-  let renewing: Promise<void> = Promise.resolve();
-  const renew = async () => {
-    const held = await readLease(path);
-    if (held?.owner !== owner) {
-      lost.abort(
-        new PromoReviewError({ code: JOURNAL_BUSY, message: `The lease on ${path} was taken over` }),
-      );
-      clearInterval(timer);
-      return;
-    }
-    // Written aside and renamed over, so a reader never sees half a lease.
-    const next = `${path}.${process.pid}.renew`;
-    await writeFile(next, JSON.stringify(fresh()));
-    await rename(next, path);
-  };
-  const timer = setInterval(() => {
-    renewing = renewing.then(renew).catch(() => undefined);
-  }, ttlMs / 3);
-  // The renewal must not keep a process alive that has nothing else to do.
-  (timer as { unref?: () => void }).unref?.();
-  return {
+  return renewedLease({
     owner,
-    signal: lost.signal,
+    ttlMs,
+    renew: async () => {
+      const held = await readLease(path);
+      if (held?.owner !== owner) return false;
+      // Written aside and renamed over, so a reader never sees half a lease.
+      const next = `${path}.${process.pid}.renew`;
+      await writeFile(next, JSON.stringify(fresh()));
+      await rename(next, path);
+      return true;
+    },
     release: async () => {
-      clearInterval(timer);
-      await renewing;
       const held = await readLease(path);
       if (held?.owner === owner) await unlink(path).catch(() => undefined);
     },
-  };
+    lost: () => new PromoReviewError({ code: JOURNAL_BUSY, message: `The lease on ${path} was taken over` }),
+  });
 }

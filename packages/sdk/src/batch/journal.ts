@@ -96,3 +96,9 @@ export const JOURNAL_BUSY = "JOURNAL_BUSY";
 
 /** The `code` of the error a journal gives when a record before its last one is damaged. */
 export const JOURNAL_DAMAGED = "JOURNAL_DAMAGED";
+
+/**
+ * The `code` of the error a store journal gives when its store does not answer: the batch stops
+ * (retryable: run it again once the store is back), since a step it cannot record must not be sent.
+ */
+export const JOURNAL_UNAVAILABLE = "JOURNAL_UNAVAILABLE";

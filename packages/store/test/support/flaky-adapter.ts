@@ -74,6 +74,15 @@ export function flakyAdapter(options: { probe?: boolean } = {}): FlakyAdapter {
       answer("delete", call, () => {
         values.delete(key);
       }),
+    swap: (key, expected, value, ttlMs, call) =>
+      answer("swap", call, () => {
+        const held = values.get(key);
+        const before = held !== undefined && held.expiresAt > Date.now() ? held.value : undefined;
+        if (before !== expected) return before;
+        if (value === undefined) values.delete(key);
+        else values.set(key, { value, expiresAt: Date.now() + ttlMs });
+        return before;
+      }),
   };
   if (options.probe) {
     adapter.probe = (family, key) =>
