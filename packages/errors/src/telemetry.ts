@@ -24,6 +24,7 @@ import { cleanAttributes, type TracedSpan, tracedSpan } from "./traced-span.js";
 export { budgetCallbacks } from "./otel-budget.js";
 export { literalTemplate, spanUrl } from "./otel-request.js";
 export * from "./otel-shape.js";
+export { uploadWaitCallbacks } from "./otel-upload-wait.js";
 export { webhookCallbacks } from "./otel-webhook.js";
 export { cleanAttributes, errorType, type TracedSpan, traceparentOf } from "./traced-span.js";
 
@@ -206,8 +207,9 @@ export function openTelemetryObserver(
       );
       return span as unknown as ObservedOperation | undefined;
     },
-    operationEnded(operation, { correlationId, error }) {
+    operationEnded(operation, { correlationId, error, details }) {
       const span = spanOf(operation);
+      if (details) span?.set(detailAttributes(details));
       if (correlationId !== undefined) span?.set({ "promo_review.correlation_id": correlationId });
       span?.end(error);
     },

@@ -11,6 +11,7 @@ import {
   type OpenTelemetryObserverOptions,
   openTelemetryObserver,
   type TracerProviderLike,
+  uploadWaitCallbacks,
   webhookCallbacks,
 } from "@promo-review/errors/telemetry";
 
@@ -40,5 +41,5 @@ export interface OpenTelemetryOptions {
 export function openTelemetry(options: OpenTelemetryOptions = {}): Observer {
   const { tracerProvider, meterProvider, propagateTraceContext } = options;
   const picked: OpenTelemetryObserverOptions = { tracerProvider, meterProvider, propagateTraceContext };
-  return openTelemetryObserver(picked, budgetCallbacks, webhookCallbacks);
+  return openTelemetryObserver(picked, budgetCallbacks, webhookCallbacks, uploadWaitCallbacks);
 }

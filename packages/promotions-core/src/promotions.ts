@@ -7,7 +7,7 @@
  */
 
 import { localValidationError } from "@promo-review/errors/internal";
-import { type TracedSpan, traced } from "@promo-review/errors/telemetry";
+import { type ObservedOperation, observed } from "@promo-review/errors/observe";
 import type {
   HttpClient,
   HttpClientSource,
@@ -26,6 +26,8 @@ import type * as v from "valibot";
 import { explainAmbiguous } from "./ambiguous.js";
 import { checkAnswer } from "./check-answer.js";
 import { DEFAULT_REPLY_PATH, postCommentReply } from "./comment-reply.js";
+import { type Ids, idDetails, originOf } from "./observe.js";
+import { EVALUATION, PROMOTION, PROMOTIONS, VERSION } from "./paths.js";
 import { createReferenceData, type ReferenceCacheOptions, type ReferenceData } from "./reference-cache.js";
 import {
   createPromotionResponseSchema,
@@ -36,15 +38,6 @@ import {
   promotionResponseSchema,
   submitResponseSchema,
 } from "./schemas/responses.js";
-import {
-  EVALUATION,
-  type Ids,
-  idAttributes,
-  PROMOTION,
-  PROMOTIONS,
-  telemetryOf,
-  VERSION,
-} from "./telemetry.js";
 import type {
   CreatePromotionRequest,
   CreatePromotionResult,
@@ -201,10 +194,10 @@ const fill = (template: string, ids: Ids): string =>
   template.replace(/\{(\w+)\}/g, (_, field: string) => validateId(ids[field as keyof Ids], field));
 
 /**
- * What one request of an operation adds to the defaults: its method, body and retry safety, and, when
- * tracing, the operation's span (`operation`, the CLIENT spans' parent) and the spec's `urlTemplate`.
+ * What one request of an operation adds to the defaults: its method, body and retry safety, the
+ * operation it belongs to (`parent`, as the client's `telemetry` started it) and the spec's `urlTemplate`.
  */
-type CallInit = Pick<RequestOptions, "method" | "json" | "idempotent" | "operation" | "urlTemplate">;
+type CallInit = Pick<RequestOptions, "method" | "json" | "idempotent" | "parent" | "urlTemplate">;
 
 /**
  * Sends one request of `operation` and checks its answer against what the spec states (`schema`): a
@@ -245,14 +238,14 @@ async function postWaitingForUploads<T>(
   op: OperationOptions,
   json: unknown,
   what: string,
-  span: TracedSpan | undefined,
+  parent: ObservedOperation | undefined,
 ) {
   const correlationId = op.correlationId ?? newCorrelationId();
-  const init = { method: "POST", json, operation: span, urlTemplate };
+  const init = { method: "POST", json, parent, urlTemplate };
   try {
     return await sendWaitingForUploads(
       () => call<T>(shared.http, operation, schema, url, { ...op, correlationId }, init),
-      { ...shared.uploadWait, operation, span },
+      { ...shared.uploadWait, operation, parent, telemetry: shared.http.telemetry },
       op.signal,
     );
   } catch (error) {
@@ -265,7 +258,7 @@ async function createPromotion(
   shared: Shared,
   body: CreatePromotionRequest,
   op: OperationOptions = {},
-  span?: TracedSpan,
+  parent?: ObservedOperation,
 ): Promise<WithResponse<CreatePromotionResult>> {
   const sent = shared.validate ? validateCreatePromotion(body) : body;
   const data = await postWaitingForUploads<CreatePromotionResult>(
@@ -276,7 +269,7 @@ async function createPromotion(
     op,
     sent,
     "The promotion",
-    span,
+    parent,
   );
   // The spec's response variants: tags may be missing or empty, publicId may be absent.
   const result = {
@@ -293,16 +286,16 @@ async function replyToComment(
   commentId: string,
   body: Record<string, unknown> = {},
   op: ReplyOptions = {},
-  span?: TracedSpan,
+  parent?: ObservedOperation,
 ): Promise<WithResponse<ReplyResult>> {
   if (typeof commentId !== "string" || commentId.trim() === "") {
     throw localValidationError([{ field: "commentId", message: "is required (the issue's commentId)" }]);
   }
   const { commentReplyPath } = shared.options;
   const url = commentReplyPath ? commentReplyPath(commentId) : DEFAULT_REPLY_PATH;
-  // A configured path has no template the spec states: the CLIENT span is named by its method.
+  // A configured path has no template the spec states: observers name the request by its method.
   return postCommentReply(shared.http, url, commentId, body, withId(op), {
-    operation: span,
+    parent,
     urlTemplate: commentReplyPath ? undefined : url,
   });
 }
@@ -310,16 +303,16 @@ async function replyToComment(
 /**
  * Runs `step` on the promotion's latest version, read from the service first: versions are also
  * created in the web application, so "latest" is never assumed. One correlation id covers both calls,
- * and both operations' spans are children of `span`.
+ * and both operations run inside `parent`.
  */
 async function onLatest<T extends object>(
   client: PromotionsClient,
   promotionId: string,
   op: OperationOptions | undefined,
-  span: TracedSpan | undefined,
+  parent: ObservedOperation | undefined,
   step: (versionId: string, op: OperationOptions) => Promise<WithResponse<T>>,
 ): Promise<WithResponse<T & OfLatest>> {
-  const one = { ...withId(op), parentSpan: span };
+  const one = { ...withId(op), parent };
   const promotion = await client.get(promotionId, one);
   const result = await step(promotion.latestVersionId, one);
   const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
@@ -331,10 +324,10 @@ async function onLatest<T extends object>(
  * called, and no timer runs between operations. Every operation is async, so a local refusal is a
  * rejected promise like any other failure.
  *
- * With a `tracerProvider`, each operation is a span named for its method (`promotions.create`,
- * `promotions.submit`, ...), parented on `parentSpan` or the caller's active span, with every HTTP
- * attempt's CLIENT span under it; a local refusal ends it with `error.type` `VALIDATION_ERROR`
- * before anything is sent.
+ * With a `telemetry` observer (its own option, or the shared `http` client's), each operation is
+ * published, named for its method (`promotions.create`, `promotions.submit`, ...), inside `parent`
+ * when given, with the uuid ids it acts on and, once answered, those its result names; its requests
+ * belong to it. A local refusal ends it with the `ValidationError` before anything is sent.
  */
 export function createPromotionsClient(options: PromotionsClientOptions): PromotionsClient {
   const http = httpClientFrom(options, {
@@ -342,7 +335,8 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     baseUrlField: "baseUrl",
     baseUrl: options.baseUrl,
   });
-  const telemetry = telemetryOf(http);
+  const telemetry = http.telemetry;
+  const origin = originOf(http);
   const shared: Shared = {
     http,
     options,
@@ -355,27 +349,27 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
   };
   const { validate } = shared;
   /**
-   * Runs `work` as operation `promotions.<name>`, under the caller's `parentSpan` (else the active
-   * span), with the ids it was given and, once it answered, those its result names.
+   * Runs `work` as operation `promotions.<name>`, inside the caller's `parent`, with the ids it was
+   * given and, once it answered, those its result names.
    */
   const run = <T extends object>(
     name: string,
     ids: Ids,
     op: OperationOptions | undefined,
-    work: (span: TracedSpan | undefined) => Promise<T>,
+    work: (operation: ObservedOperation | undefined) => Promise<T>,
   ) =>
-    traced(
+    observed(
       telemetry,
-      `promotions.${name}`,
-      // Built only when tracing: without a provider no span code runs, not even this.
-      telemetry ? idAttributes(ids) : {},
-      async (span) => {
-        const result = await work(span);
-        // A reply's own `commentId` is not the comment replied to, which the span already names.
-        span?.set(idAttributes({ ...result, commentId: undefined }));
-        return result;
+      {
+        ...origin,
+        name: `promotions.${name}`,
+        // Built only when observed: without an observer no observation code runs, not even this.
+        details: telemetry ? idDetails(ids) : undefined,
+        parent: op?.parent,
       },
-      op?.parentSpan,
+      work,
+      // A reply's own `commentId` is not the comment replied to, which the operation already names.
+      (result) => idDetails({ ...result, commentId: undefined }),
     );
   /**
    * Operation `name`: one request to the spec's `template` with `ids` put in, its answer checked
@@ -389,11 +383,11 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     op: OperationOptions | undefined,
     init?: () => CallInit,
   ) =>
-    run(name, ids, op, (span) => {
+    run(name, ids, op, (parent) => {
       const url = fill(template, ids);
       return call<T>(http, `promotions.${name}`, schema, url, op, {
         ...init?.(),
-        operation: span,
+        parent,
         urlTemplate: template,
       });
     });
@@ -402,12 +396,12 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     http,
     reference: createReferenceData(http, options.referenceCache),
 
-    create: (body, op) => run("create", {}, op, (span) => createPromotion(shared, body, op, span)),
+    create: (body, op) => run("create", {}, op, (parent) => createPromotion(shared, body, op, parent)),
 
     get: (promotionId, op) => send<Promotion>("get", promotionResponseSchema, PROMOTION, { promotionId }, op),
 
     createVersion: (promotionId, body, op = {}) =>
-      run("createVersion", { promotionId }, op, (span) => {
+      run("createVersion", { promotionId }, op, (parent) => {
         const template = `${PROMOTION}/versions`;
         const url = fill(template, { promotionId });
         return postWaitingForUploads<NewVersionResult>(
@@ -418,7 +412,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
           op,
           validate ? validateNewVersion(body) : body,
           "The new version",
-          span,
+          parent,
         );
       }),
 
@@ -459,7 +453,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     // Read back at `evaluationPath` when one is configured (then no template: the spec shows none).
     evaluation: (promotionId, versionId, evaluationId, op) =>
       options.evaluationPath
-        ? run("evaluation", { promotionId, versionId, evaluationId }, op, (span) => {
+        ? run("evaluation", { promotionId, versionId, evaluationId }, op, (parent) => {
             fill(EVALUATION, { promotionId, versionId, evaluationId });
             const url = options.evaluationPath!(promotionId, versionId, evaluationId);
             return call<EvaluationRecord>(
@@ -468,9 +462,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
               evaluationRecordResponseSchema,
               url,
               op,
-              {
-                operation: span,
-              },
+              { parent },
             );
           })
         : send<EvaluationRecord>(
@@ -482,18 +474,20 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
           ),
 
     replyToComment: (commentId, body, op) =>
-      run("replyToComment", { commentId }, op, (span) => replyToComment(shared, commentId, body, op, span)),
+      run("replyToComment", { commentId }, op, (parent) =>
+        replyToComment(shared, commentId, body, op, parent),
+      ),
 
     submitLatest: (promotionId, body = {}, op) =>
-      run("submitLatest", { promotionId }, op, (span) =>
-        onLatest(client, promotionId, op, span, (versionId, one) =>
+      run("submitLatest", { promotionId }, op, (parent) =>
+        onLatest(client, promotionId, op, parent, (versionId, one) =>
           client.submit(promotionId, versionId, body, one),
         ),
       ),
 
     decisionOfLatest: (promotionId, op) =>
-      run("decisionOfLatest", { promotionId }, op, (span) =>
-        onLatest(client, promotionId, op, span, (versionId, one) =>
+      run("decisionOfLatest", { promotionId }, op, (parent) =>
+        onLatest(client, promotionId, op, parent, (versionId, one) =>
           client.decision(promotionId, versionId, one),
         ),
       ),
