@@ -11,6 +11,7 @@ import { type ObservedOperation, observed } from "@promo-review/errors/observe";
 import type {
   HttpClient,
   HttpClientSource,
+  OperationDeclaration,
   RequestOptions,
   RetryPolicy,
   WithResponse,
@@ -27,17 +28,16 @@ import { explainAmbiguous } from "./ambiguous.js";
 import { checkAnswer } from "./check-answer.js";
 import { DEFAULT_REPLY_PATH, postCommentReply } from "./comment-reply.js";
 import { type Ids, idDetails, originOf } from "./observe.js";
-import { EVALUATION, PROMOTION, PROMOTIONS, VERSION } from "./paths.js";
-import { createReferenceData, type ReferenceCacheOptions, type ReferenceData } from "./reference-cache.js";
 import {
-  createPromotionResponseSchema,
-  decisionResponseSchema,
-  evaluationRecordResponseSchema,
-  evaluationStartedResponseSchema,
-  newVersionResponseSchema,
-  promotionResponseSchema,
-  submitResponseSchema,
-} from "./schemas/responses.js";
+  createPromotion as createPromotionOperation,
+  createVersion as createVersionOperation,
+  getDecision,
+  getEvaluation,
+  getPromotion,
+  startEvaluation,
+  submitVersion,
+} from "./operations/index.js";
+import { createReferenceData, type ReferenceCacheOptions, type ReferenceData } from "./reference-cache.js";
 import type {
   CreatePromotionRequest,
   CreatePromotionResult,
@@ -178,6 +178,9 @@ interface Shared {
 /** What the spec states about an answer, as a schema it must keep. */
 type AnswerSchema = v.GenericSchema<unknown, unknown>;
 
+/** An operation of this client, as declared in `./operations`: its answer checked against `response`. */
+type Declared = OperationDeclaration<unknown, AnswerSchema>;
+
 /** The operation's options with its correlation id: the caller's, else a fresh one. */
 const withId = (op: OperationOptions = {}) => ({
   ...op,
@@ -200,19 +203,23 @@ const fill = (template: string, ids: Ids): string =>
 type CallInit = Pick<RequestOptions, "method" | "json" | "idempotent" | "parent" | "urlTemplate">;
 
 /**
- * Sends one request of `operation` and checks its answer against what the spec states (`schema`): a
- * breach is an `UNEXPECTED_RESPONSE` naming the field, the operation and the correlation id. The
- * request carries the operation's correlation id, else a fresh one.
+ * Sends one request of `declared` to `url` (its path with the ids put in), as declared (its method,
+ * its retry safety, its path as the `urlTemplate`, unless `init` says otherwise), and checks its answer
+ * against the declared `response`: a breach is an `UNEXPECTED_RESPONSE` naming the field, the
+ * operation and the correlation id. The request carries the operation's correlation id, else a fresh one.
  */
 async function call<T>(
   http: HttpClient,
-  operation: string,
-  schema: AnswerSchema,
+  declared: Declared,
   url: string,
   op: OperationOptions = {},
   init: CallInit = {},
 ): Promise<WithResponse<T & { correlationId: string }>> {
+  const { name: operation, response: schema } = declared;
   const result = await http.request<unknown>(url, {
+    method: declared.method,
+    idempotent: declared.resend === "safe",
+    urlTemplate: declared.path,
     ...init,
     ...callControl(op),
     correlationId: op.correlationId ?? newCorrelationId(),
@@ -229,22 +236,24 @@ async function call<T>(
   return withResponse({ ...checked, correlationId }, responseMetadata(result, http.redact));
 }
 
-/** A non-idempotent POST that may meet 409 upload_not_ready: waited out, never resent blindly. */
+/**
+ * A non-idempotent POST (`declared`, to `url`) that may meet 409 upload_not_ready: waited out, never
+ * resent blindly.
+ */
 async function postWaitingForUploads<T>(
   shared: Shared,
-  operation: string,
-  schema: AnswerSchema,
-  [url, urlTemplate]: [url: string, template: string],
+  declared: Declared,
+  url: string,
   op: OperationOptions,
   json: unknown,
   what: string,
   parent: ObservedOperation | undefined,
 ) {
   const correlationId = op.correlationId ?? newCorrelationId();
-  const init = { method: "POST", json, parent, urlTemplate };
+  const operation = declared.name;
   try {
     return await sendWaitingForUploads(
-      () => call<T>(shared.http, operation, schema, url, { ...op, correlationId }, init),
+      () => call<T>(shared.http, declared, url, { ...op, correlationId }, { json, parent }),
       { ...shared.uploadWait, operation, parent, telemetry: shared.http.telemetry },
       op.signal,
     );
@@ -263,9 +272,8 @@ async function createPromotion(
   const sent = shared.validate ? validateCreatePromotion(body) : body;
   const data = await postWaitingForUploads<CreatePromotionResult>(
     shared,
-    "promotions.create",
-    createPromotionResponseSchema,
-    [PROMOTIONS, PROMOTIONS],
+    createPromotionOperation,
+    createPromotionOperation.path,
     op,
     sent,
     "The promotion",
@@ -349,7 +357,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
   };
   const { validate } = shared;
   /**
-   * Runs `work` as operation `promotions.<name>`, inside the caller's `parent`, with the ids it was
+   * Runs `work` as operation `name` (`promotions.create`), inside the caller's `parent`, with the ids it was
    * given and, once it answered, those its result names.
    */
   const run = <T extends object>(
@@ -362,7 +370,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
       telemetry,
       {
         ...origin,
-        name: `promotions.${name}`,
+        name,
         // Built only when observed: without an observer no observation code runs, not even this.
         details: telemetry ? idDetails(ids) : undefined,
         parent: op?.parent,
@@ -372,121 +380,72 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
       (result) => idDetails({ ...result, commentId: undefined }),
     );
   /**
-   * Operation `name`: one request to the spec's `template` with `ids` put in, its answer checked
-   * against what the spec states (`schema`). `init` (the body, checked) is made once the ids are.
+   * Operation `declared`: one request to its path with `ids` put in, its answer checked against its
+   * `response`. `json` (the body, checked) is made once the ids are.
    */
-  const send = <T>(
-    name: string,
-    schema: AnswerSchema,
-    template: string,
-    ids: Ids,
-    op: OperationOptions | undefined,
-    init?: () => CallInit,
-  ) =>
-    run(name, ids, op, (parent) => {
-      const url = fill(template, ids);
-      return call<T>(http, `promotions.${name}`, schema, url, op, {
-        ...init?.(),
-        parent,
-        urlTemplate: template,
-      });
+  const send = <T>(declared: Declared, ids: Ids, op: OperationOptions | undefined, json?: () => unknown) =>
+    run(declared.name, ids, op, (parent) => {
+      const url = fill(declared.path, ids);
+      return call<T>(http, declared, url, op, { ...(json ? { json: json() } : {}), parent });
     });
 
   const client: PromotionsClient = {
     http,
     reference: createReferenceData(http, options.referenceCache),
 
-    create: (body, op) => run("create", {}, op, (parent) => createPromotion(shared, body, op, parent)),
+    create: (body, op) =>
+      run(createPromotionOperation.name, {}, op, (parent) => createPromotion(shared, body, op, parent)),
 
-    get: (promotionId, op) => send<Promotion>("get", promotionResponseSchema, PROMOTION, { promotionId }, op),
+    get: (promotionId, op) => send<Promotion>(getPromotion, { promotionId }, op),
 
     createVersion: (promotionId, body, op = {}) =>
-      run("createVersion", { promotionId }, op, (parent) => {
-        const template = `${PROMOTION}/versions`;
-        const url = fill(template, { promotionId });
-        return postWaitingForUploads<NewVersionResult>(
+      run(createVersionOperation.name, { promotionId }, op, (parent) =>
+        postWaitingForUploads<NewVersionResult>(
           shared,
-          "promotions.createVersion",
-          newVersionResponseSchema,
-          [url, template],
+          createVersionOperation,
+          fill(createVersionOperation.path, { promotionId }),
           op,
           validate ? validateNewVersion(body) : body,
           "The new version",
           parent,
-        );
-      }),
+        ),
+      ),
 
-    // The service documents submit as a safe retry, so it is retried like a GET.
+    // The service documents submit as a safe retry, so it is retried like a GET (its declaration says so).
     submit: (promotionId, versionId, body = {}, op) =>
-      send<SubmitResult>(
-        "submit",
-        submitResponseSchema,
-        `${VERSION}/submit`,
-        { promotionId, versionId },
-        op,
-        () => ({
-          method: "POST",
-          json: validate ? validateSubmit(body) : body,
-          idempotent: true,
-        }),
+      send<SubmitResult>(submitVersion, { promotionId, versionId }, op, () =>
+        validate ? validateSubmit(body) : body,
       ),
 
-    decision: (promotionId, versionId, op) =>
-      send<Decision>(
-        "decision",
-        decisionResponseSchema,
-        `${VERSION}/decision`,
-        { promotionId, versionId },
-        op,
-      ),
+    decision: (promotionId, versionId, op) => send<Decision>(getDecision, { promotionId, versionId }, op),
 
     evaluate: (promotionId, versionId, op) =>
-      send<EvaluationStarted>(
-        "evaluate",
-        evaluationStartedResponseSchema,
-        `${VERSION}/evaluate`,
-        { promotionId, versionId },
-        op,
-        () => ({ method: "POST" }),
-      ),
+      send<EvaluationStarted>(startEvaluation, { promotionId, versionId }, op),
 
     // Read back at `evaluationPath` when one is configured (then no template: the spec shows none).
     evaluation: (promotionId, versionId, evaluationId, op) =>
       options.evaluationPath
-        ? run("evaluation", { promotionId, versionId, evaluationId }, op, (parent) => {
-            fill(EVALUATION, { promotionId, versionId, evaluationId });
+        ? run(getEvaluation.name, { promotionId, versionId, evaluationId }, op, (parent) => {
+            fill(getEvaluation.path, { promotionId, versionId, evaluationId });
             const url = options.evaluationPath!(promotionId, versionId, evaluationId);
-            return call<EvaluationRecord>(
-              http,
-              "promotions.evaluation",
-              evaluationRecordResponseSchema,
-              url,
-              op,
-              { parent },
-            );
+            return call<EvaluationRecord>(http, getEvaluation, url, op, { parent, urlTemplate: undefined });
           })
-        : send<EvaluationRecord>(
-            "evaluation",
-            evaluationRecordResponseSchema,
-            EVALUATION,
-            { promotionId, versionId, evaluationId },
-            op,
-          ),
+        : send<EvaluationRecord>(getEvaluation, { promotionId, versionId, evaluationId }, op),
 
     replyToComment: (commentId, body, op) =>
-      run("replyToComment", { commentId }, op, (parent) =>
+      run("promotions.replyToComment", { commentId }, op, (parent) =>
         replyToComment(shared, commentId, body, op, parent),
       ),
 
     submitLatest: (promotionId, body = {}, op) =>
-      run("submitLatest", { promotionId }, op, (parent) =>
+      run("promotions.submitLatest", { promotionId }, op, (parent) =>
         onLatest(client, promotionId, op, parent, (versionId, one) =>
           client.submit(promotionId, versionId, body, one),
         ),
       ),
 
     decisionOfLatest: (promotionId, op) =>
-      run("decisionOfLatest", { promotionId }, op, (parent) =>
+      run("promotions.decisionOfLatest", { promotionId }, op, (parent) =>
         onLatest(client, promotionId, op, parent, (versionId, one) =>
           client.decision(promotionId, versionId, one),
         ),
