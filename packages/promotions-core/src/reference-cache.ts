@@ -140,8 +140,8 @@ export interface ReferenceReadOptions extends CallControl {
   signal?: AbortSignal | undefined;
   /**
    * The operation this read (`reference.channels`, ...) runs inside, as the client's `telemetry`
-   * started it (a facade's flow). Default: none (an OpenTelemetry observer then takes the caller's
-   * active span, where the provider has a context manager).
+   * started it (a facade's flow). Default: none (the observer then places it in its own context, as
+   * the OpenTelemetry adapter does with the caller's active context).
    */
   parent?: ObservedOperation | undefined;
 }

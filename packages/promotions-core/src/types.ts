@@ -173,8 +173,8 @@ export interface OperationOptions extends CallControl {
   correlationId?: string;
   /**
    * The operation this one runs inside, as the client's `telemetry` started it (the facade's flows
-   * pass theirs). Default: none (an OpenTelemetry observer then takes the caller's active span, where
-   * the provider has a context manager).
+   * pass theirs). Default: none (the observer then places it in its own context, as the
+   * OpenTelemetry adapter does with the caller's active context).
    */
   parent?: ObservedOperation | undefined;
 }
