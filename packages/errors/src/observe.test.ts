@@ -39,6 +39,21 @@ describe("an operation's handle is its work's parent, and its end says how it we
     expect(ends).toEqual([{ operation: handle, correlationId: "c-2", error }]);
   });
 
+  it("what the operation learnt from its result (the ids it names) is on its end; nothing after a failure", async () => {
+    const { handle, ends, observer } = recording();
+    const learnt: unknown[] = [];
+    const learn = (result: { promotionId: string }) => {
+      learnt.push(result);
+      return { promotionId: result.promotionId };
+    };
+    await observed(observer, start, async () => ({ promotionId: "p-1", correlationId: "c-3" }), learn);
+    expect(ends).toEqual([{ operation: handle, correlationId: "c-3", details: { promotionId: "p-1" } }]);
+    const error = new RateLimitError({ code: "RATE_LIMITED", message: "slow down" });
+    await expect(observed(observer, start, () => Promise.reject(error), learn)).rejects.toBe(error);
+    expect(ends[1]).toEqual({ operation: handle, error });
+    expect(learnt).toHaveLength(1);
+  });
+
   it("a result without a correlation id: the end carries none", async () => {
     const { ends, observer } = recording();
     await observed(observer, start, async () => 42);
@@ -51,5 +66,16 @@ describe("without an observer of operations, the work just runs", () => {
   it("no observer, or one without `operationStarted`: the work gets no parent", async () => {
     expect(await observed(undefined, start, async (operation) => operation)).toBeUndefined();
     expect(await observed({}, start, async (operation) => operation)).toBeUndefined();
+  });
+
+  it("what an operation learns from its result is not even read without one", async () => {
+    let read = 0;
+    await observed(
+      undefined,
+      start,
+      async () => 1,
+      () => ({ count: ++read }),
+    );
+    expect(read).toBe(0);
   });
 });

@@ -60,6 +60,11 @@ export interface OperationEnd {
   correlationId?: string | undefined;
   /** What the operation threw; absent when it succeeded. */
   error?: unknown;
+  /**
+   * What the operation learnt about what it acted on (the ids its result names, whether a cache
+   * served it), under the same keys as {@link OperationStart.details}.
+   */
+  details?: Record<string, ObservedValue> | undefined;
 }
 
 /** Why a request waited for the rate budget before it left, and how long. */
@@ -233,6 +238,18 @@ export interface LinkPolled {
   error?: unknown;
 }
 
+/** An operation waits for uploads the service named not ready (a 409 `upload_not_ready`) before resending. */
+export interface UploadWait {
+  /** The operation waiting (`promotions.create`, ...). */
+  parent?: ObservedOperation | undefined;
+  /** The uploads named not ready. */
+  uploadIds: readonly string[];
+  /** The attempt that was answered 409 (1 for the first). */
+  attempt: number;
+  /** The backoff slept, when no waiter tells when the uploads are ready. */
+  delayMs?: number | undefined;
+}
+
 /**
  * What a client's `telemetry` option takes: callbacks for what happens, every one optional. Called
  * synchronously; an observer must not throw (the adapters of this SDK never do).
@@ -269,30 +286,35 @@ export interface Observer {
   uploadTransferred?(transfer: UploadTransferred): void;
   /** A link import's status was read (or the read failed). */
   linkPolled?(poll: LinkPolled): void;
+  /** An operation starts waiting for uploads that were not ready. */
+  uploadWaited?(wait: UploadWait): void;
 }
 
 /**
  * Runs `work` as operation `start.name` on `observer` (when it follows operations): the handle goes
  * to `work` as the parent of what it does, and the operation ends when `work` settles, with the
- * result's or the error's `correlationId`. Without an observer it just runs `work`.
+ * result's or the error's `correlationId` and, when it succeeded, the details `learnt` reads from
+ * the result (the ids it names). Without an observer it just runs `work`, and `learnt` is never called.
  */
 export async function observed<T>(
   observer: Observer | undefined,
   start: OperationStart,
   work: (operation: ObservedOperation | undefined) => Promise<T>,
+  learnt?: (result: T) => Record<string, ObservedValue> | undefined,
 ): Promise<T> {
   const operation = observer?.operationStarted?.(start);
   if (!operation) return work(undefined);
-  const ended = (outcome: unknown, error?: unknown) => {
+  const ended = (outcome: unknown, error?: unknown, details?: Record<string, ObservedValue>) => {
     const correlationId = (outcome as { correlationId?: unknown } | undefined)?.correlationId;
     observer?.operationEnded?.(operation, {
       ...(typeof correlationId === "string" ? { correlationId } : {}),
       ...(error !== undefined ? { error } : {}),
+      ...(details ? { details } : {}),
     });
   };
   try {
     const result = await work(operation);
-    ended(result);
+    ended(result, undefined, learnt?.(result));
     return result;
   } catch (error) {
     ended(error, error);

@@ -9,7 +9,13 @@ import { recordingTelemetry } from "../../../testing/otel.ts";
 import { RateLimitError, ServerError } from "./index.js";
 import { redactorFor } from "./internal.js";
 import type { ObservedOperation, RequestStart } from "./observe.js";
-import { budgetCallbacks, literalTemplate, openTelemetryObserver, webhookCallbacks } from "./telemetry.js";
+import {
+  budgetCallbacks,
+  literalTemplate,
+  openTelemetryObserver,
+  uploadWaitCallbacks,
+  webhookCallbacks,
+} from "./telemetry.js";
 
 const SECRET = "sk_live_observer_secret_1234";
 const origin = { source: { name: "@promo-review/test", version: "1.0.0" }, redact: redactorFor([SECRET]) };
@@ -66,6 +72,20 @@ describe("an operation: an INTERNAL span, its details as `promo_review.*`, its e
       "promo_review.upload.format": "mp4",
       "promo_review.correlation_id": "c-9",
       "error.type": "RATE_LIMITED",
+    });
+  });
+
+  it("what the operation learnt at its end (the ids its result names) joins its attributes", () => {
+    const telemetry = observer();
+    const operation = telemetry.operationStarted?.({ ...origin, name: "promotions.create", details: {} });
+    telemetry.operationEnded?.(operation as ObservedOperation, {
+      correlationId: "c-4",
+      details: { promotionId: "p-2", "reference.fromCache": false },
+    });
+    expect(recording.spansNamed("promotions.create")[0]?.attributes).toEqual({
+      "promo_review.promotion_id": "p-2",
+      "promo_review.reference.from_cache": false,
+      "promo_review.correlation_id": "c-4",
     });
   });
 
@@ -251,5 +271,39 @@ describe("a webhook delivery through the seam: its outcome on its span, and coun
     expect(points?.map((point) => point.attributes)).toEqual([
       { "promo_review.webhook.outcome": "refused", "promo_review.webhook.reason": "bad_signature" },
     ]);
+  });
+});
+
+describe("a wait for uploads not ready: a `promo_review.upload_wait` event on the waiting operation", () => {
+  it("the uploads, the attempt answered 409 and, without a waiter, the backoff slept", () => {
+    const telemetry = openTelemetryObserver(
+      { tracerProvider: recording.tracerProvider },
+      uploadWaitCallbacks,
+    );
+    const operation = telemetry.operationStarted?.({ ...origin, name: "promotions.create" });
+    telemetry.uploadWaited?.({ parent: operation, uploadIds: ["u-1"], attempt: 1 });
+    telemetry.uploadWaited?.({ parent: operation, uploadIds: ["u-1", "u-2"], attempt: 2, delayMs: 500 });
+    telemetry.operationEnded?.(operation as ObservedOperation, {});
+    const [span] = recording.spansNamed("promotions.create");
+    expect(span?.events.map((event) => [event.name, event.attributes])).toEqual([
+      [
+        "promo_review.upload_wait",
+        { "promo_review.upload_ids": ["u-1"], "promo_review.upload_wait.attempt": 1 },
+      ],
+      [
+        "promo_review.upload_wait",
+        {
+          "promo_review.upload_ids": ["u-1", "u-2"],
+          "promo_review.upload_wait.attempt": 2,
+          "promo_review.upload_wait.delay_ms": 500,
+        },
+      ],
+    ]);
+  });
+
+  it("a wait with no operation to put it on (no tracer) reports nothing", () => {
+    const telemetry = openTelemetryObserver({ meterProvider: recording.meterProvider }, uploadWaitCallbacks);
+    expect(() => telemetry.uploadWaited?.({ uploadIds: ["u-1"], attempt: 1 })).not.toThrow();
+    expect(recording.spans()).toEqual([]);
   });
 });

@@ -26,6 +26,7 @@ export { linkCallbacks } from "./otel-link.js";
 export { literalTemplate, spanUrl } from "./otel-request.js";
 export * from "./otel-shape.js";
 export { uploadCallbacks } from "./otel-upload.js";
+export { uploadWaitCallbacks } from "./otel-upload-wait.js";
 export { webhookCallbacks } from "./otel-webhook.js";
 export { cleanAttributes, errorType, type TracedSpan, traceparentOf } from "./traced-span.js";
 
@@ -212,8 +213,9 @@ export function openTelemetryObserver(
     operationDetailed(operation, details) {
       spanOf(operation)?.set(detailAttributes(details));
     },
-    operationEnded(operation, { correlationId, error }) {
+    operationEnded(operation, { correlationId, error, details }) {
       const span = spanOf(operation);
+      if (details) span?.set(detailAttributes(details));
       if (correlationId !== undefined) span?.set({ "promo_review.correlation_id": correlationId });
       span?.end(error);
     },

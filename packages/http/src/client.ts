@@ -14,6 +14,7 @@ import {
   type TelemetryOptions,
   type TracedSpan,
   telemetryFrom,
+  uploadWaitCallbacks,
 } from "@promo-review/errors/telemetry";
 import { platformStreamFetch } from "#stream-fetch";
 import { type AttemptRequest, attempt, type ExpectedStatuses, isStream, type Transport } from "./attempt.js";
@@ -197,6 +198,12 @@ export interface HttpClient {
    * that an `HttpClient` a user wrote (a wrapper, a test double) needs no change.
    */
   telemetryFor?(scope: { name: string; version: string }): Telemetry | undefined;
+  /**
+   * The observer this client publishes to (its `telemetry` option), which the packages built on it
+   * publish their operations to as well: a client shared by several packages carries it to each.
+   * Optional, so that an `HttpClient` a user wrote needs no change (then nothing is observed).
+   */
+  readonly telemetry?: Observer | undefined;
 }
 
 const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
@@ -248,10 +255,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
   // The caller's hooks and logger, and the client's telemetry (the providers given the old way are
   // turned into the same observer): without any of them no observation code runs.
+  const telemetry =
+    options.telemetry ??
+    (options.tracerProvider || options.meterProvider
+      ? openTelemetryObserver(options, uploadWaitCallbacks)
+      : undefined);
   const observer = bothObservers(
     hooksObserver({ hooks: options.hooks, logger: options.logger, redact }),
-    options.telemetry ??
-      (options.tracerProvider || options.meterProvider ? openTelemetryObserver(options) : undefined),
+    telemetry,
   );
   const source = { name: "@promo-review/http", version: HTTP_VERSION };
 
@@ -260,6 +271,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     url: (path) => resolve(path, "GET"),
     redact,
     telemetryFor,
+    telemetry,
     async request<T>(path: string, request: RequestOptions = {}): Promise<HttpResult<T>> {
       const method = (request.method ?? "GET").toUpperCase();
       const url = resolve(path, method);

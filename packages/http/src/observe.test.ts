@@ -288,3 +288,22 @@ describe("a request declares the statuses it expects: such an answer is observed
     }
   });
 });
+
+describe("a client carries its `telemetry` to the packages built on it", () => {
+  it("the observer given is the client's `telemetry`, which hears the client's requests; none given, none carried", async () => {
+    const server = await scriptedServer(json(200, { ok: true }));
+    try {
+      const templates: (string | undefined)[] = [];
+      const telemetry = {
+        requestStarted: (start: { urlTemplate?: string }) => void templates.push(start.urlTemplate),
+      };
+      const http = createHttpClient({ baseUrl: server.url, ...credentials, telemetry });
+      expect(http.telemetry).toBe(telemetry);
+      await http.request("/v1/things/1", { urlTemplate: "/v1/things/{thingId}" });
+      expect(templates).toEqual(["/v1/things/{thingId}"]);
+      expect(createHttpClient({ baseUrl: server.url, ...credentials }).telemetry).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -13,6 +13,7 @@ import {
   openTelemetryObserver,
   type TracerProviderLike,
   uploadCallbacks,
+  uploadWaitCallbacks,
   webhookCallbacks,
 } from "@promo-review/errors/telemetry";
 
@@ -42,5 +43,12 @@ export interface OpenTelemetryOptions {
 export function openTelemetry(options: OpenTelemetryOptions = {}): Observer {
   const { tracerProvider, meterProvider, propagateTraceContext } = options;
   const picked: OpenTelemetryObserverOptions = { tracerProvider, meterProvider, propagateTraceContext };
-  return openTelemetryObserver(picked, budgetCallbacks, webhookCallbacks, uploadCallbacks, linkCallbacks);
+  return openTelemetryObserver(
+    picked,
+    budgetCallbacks,
+    webhookCallbacks,
+    uploadCallbacks,
+    linkCallbacks,
+    uploadWaitCallbacks,
+  );
 }

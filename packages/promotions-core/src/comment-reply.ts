@@ -24,7 +24,7 @@ export const DEFAULT_REPLY_PATH = "/v1/comments";
  * (honouring a `Retry-After`) under the same correlation id until it is accepted, `maxAttempts` is
  * spent (the last `ParentNotFoundError` is thrown) or the signal aborts. Any other error is thrown at
  * once: the reply is a POST and is never resent after an answer that may mean it was created.
- * `traced` (the operation's span and the path's template) goes to every attempt's request.
+ * `observed` (the operation the reply belongs to and the path's template) goes to every attempt's request.
  */
 export async function postCommentReply(
   http: HttpClient,
@@ -32,7 +32,7 @@ export async function postCommentReply(
   commentId: string,
   body: Record<string, unknown>,
   options: ReplyOptions & { correlationId: string },
-  traced: Pick<RequestOptions, "operation" | "urlTemplate"> = {},
+  observed: Pick<RequestOptions, "parent" | "urlTemplate"> = {},
 ): Promise<WithResponse<ReplyResult>> {
   const maxAttempts = options.maxAttempts ?? 8;
   const policy = {
@@ -47,7 +47,7 @@ export async function postCommentReply(
       const answer = await http.request<Record<string, unknown>>(path, {
         method: "POST",
         json,
-        ...traced,
+        ...observed,
         ...callControl(options),
         correlationId: options.correlationId,
         signal: options.signal,

@@ -5,6 +5,7 @@
  */
 
 export * from "./limits.js";
+export * from "./operations/index.js";
 export { createPromotionsClient, type PromotionsClient, type PromotionsClientOptions } from "./promotions.js";
 export {
   type CachedReference,

@@ -7,10 +7,11 @@
  */
 
 import { localValidationError } from "@promo-review/errors/internal";
-import { type TracedSpan, traced } from "@promo-review/errors/telemetry";
+import { type ObservedOperation, observed } from "@promo-review/errors/observe";
 import type {
   HttpClient,
   HttpClientSource,
+  OperationDeclaration,
   RequestOptions,
   RetryPolicy,
   WithResponse,
@@ -26,25 +27,17 @@ import type * as v from "valibot";
 import { explainAmbiguous } from "./ambiguous.js";
 import { checkAnswer } from "./check-answer.js";
 import { DEFAULT_REPLY_PATH, postCommentReply } from "./comment-reply.js";
+import { type Ids, idDetails, originOf } from "./observe.js";
+import {
+  createPromotion as createPromotionOperation,
+  createVersion as createVersionOperation,
+  getDecision,
+  getEvaluation,
+  getPromotion,
+  startEvaluation,
+  submitVersion,
+} from "./operations/index.js";
 import { createReferenceData, type ReferenceCacheOptions, type ReferenceData } from "./reference-cache.js";
-import {
-  createPromotionResponseSchema,
-  decisionResponseSchema,
-  evaluationRecordResponseSchema,
-  evaluationStartedResponseSchema,
-  newVersionResponseSchema,
-  promotionResponseSchema,
-  submitResponseSchema,
-} from "./schemas/responses.js";
-import {
-  EVALUATION,
-  type Ids,
-  idAttributes,
-  PROMOTION,
-  PROMOTIONS,
-  telemetryOf,
-  VERSION,
-} from "./telemetry.js";
 import type {
   CreatePromotionRequest,
   CreatePromotionResult,
@@ -185,6 +178,9 @@ interface Shared {
 /** What the spec states about an answer, as a schema it must keep. */
 type AnswerSchema = v.GenericSchema<unknown, unknown>;
 
+/** An operation of this client, as declared in `./operations`: its answer checked against `response`. */
+type Declared = OperationDeclaration<unknown, AnswerSchema>;
+
 /** The operation's options with its correlation id: the caller's, else a fresh one. */
 const withId = (op: OperationOptions = {}) => ({
   ...op,
@@ -201,25 +197,29 @@ const fill = (template: string, ids: Ids): string =>
   template.replace(/\{(\w+)\}/g, (_, field: string) => validateId(ids[field as keyof Ids], field));
 
 /**
- * What one request of an operation adds to the defaults: its method, body and retry safety, and, when
- * tracing, the operation's span (`operation`, the CLIENT spans' parent) and the spec's `urlTemplate`.
+ * What one request of an operation adds to the defaults: its method, body and retry safety, the
+ * operation it belongs to (`parent`, as the client's `telemetry` started it) and the spec's `urlTemplate`.
  */
-type CallInit = Pick<RequestOptions, "method" | "json" | "idempotent" | "operation" | "urlTemplate">;
+type CallInit = Pick<RequestOptions, "method" | "json" | "idempotent" | "parent" | "urlTemplate">;
 
 /**
- * Sends one request of `operation` and checks its answer against what the spec states (`schema`): a
- * breach is an `UNEXPECTED_RESPONSE` naming the field, the operation and the correlation id. The
- * request carries the operation's correlation id, else a fresh one.
+ * Sends one request of `declared` to `url` (its path with the ids put in), as declared (its method,
+ * its retry safety, its path as the `urlTemplate`, unless `init` says otherwise), and checks its answer
+ * against the declared `response`: a breach is an `UNEXPECTED_RESPONSE` naming the field, the
+ * operation and the correlation id. The request carries the operation's correlation id, else a fresh one.
  */
 async function call<T>(
   http: HttpClient,
-  operation: string,
-  schema: AnswerSchema,
+  declared: Declared,
   url: string,
   op: OperationOptions = {},
   init: CallInit = {},
 ): Promise<WithResponse<T & { correlationId: string }>> {
+  const { name: operation, response: schema } = declared;
   const result = await http.request<unknown>(url, {
+    method: declared.method,
+    idempotent: declared.resend === "safe",
+    urlTemplate: declared.path,
     ...init,
     ...callControl(op),
     correlationId: op.correlationId ?? newCorrelationId(),
@@ -236,23 +236,25 @@ async function call<T>(
   return withResponse({ ...checked, correlationId }, responseMetadata(result, http.redact));
 }
 
-/** A non-idempotent POST that may meet 409 upload_not_ready: waited out, never resent blindly. */
+/**
+ * A non-idempotent POST (`declared`, to `url`) that may meet 409 upload_not_ready: waited out, never
+ * resent blindly.
+ */
 async function postWaitingForUploads<T>(
   shared: Shared,
-  operation: string,
-  schema: AnswerSchema,
-  [url, urlTemplate]: [url: string, template: string],
+  declared: Declared,
+  url: string,
   op: OperationOptions,
   json: unknown,
   what: string,
-  span: TracedSpan | undefined,
+  parent: ObservedOperation | undefined,
 ) {
   const correlationId = op.correlationId ?? newCorrelationId();
-  const init = { method: "POST", json, operation: span, urlTemplate };
+  const operation = declared.name;
   try {
     return await sendWaitingForUploads(
-      () => call<T>(shared.http, operation, schema, url, { ...op, correlationId }, init),
-      { ...shared.uploadWait, operation, span },
+      () => call<T>(shared.http, declared, url, { ...op, correlationId }, { json, parent }),
+      { ...shared.uploadWait, operation, parent, telemetry: shared.http.telemetry },
       op.signal,
     );
   } catch (error) {
@@ -265,18 +267,17 @@ async function createPromotion(
   shared: Shared,
   body: CreatePromotionRequest,
   op: OperationOptions = {},
-  span?: TracedSpan,
+  parent?: ObservedOperation,
 ): Promise<WithResponse<CreatePromotionResult>> {
   const sent = shared.validate ? validateCreatePromotion(body) : body;
   const data = await postWaitingForUploads<CreatePromotionResult>(
     shared,
-    "promotions.create",
-    createPromotionResponseSchema,
-    [PROMOTIONS, PROMOTIONS],
+    createPromotionOperation,
+    createPromotionOperation.path,
     op,
     sent,
     "The promotion",
-    span,
+    parent,
   );
   // The spec's response variants: tags may be missing or empty, publicId may be absent.
   const result = {
@@ -293,16 +294,16 @@ async function replyToComment(
   commentId: string,
   body: Record<string, unknown> = {},
   op: ReplyOptions = {},
-  span?: TracedSpan,
+  parent?: ObservedOperation,
 ): Promise<WithResponse<ReplyResult>> {
   if (typeof commentId !== "string" || commentId.trim() === "") {
     throw localValidationError([{ field: "commentId", message: "is required (the issue's commentId)" }]);
   }
   const { commentReplyPath } = shared.options;
   const url = commentReplyPath ? commentReplyPath(commentId) : DEFAULT_REPLY_PATH;
-  // A configured path has no template the spec states: the CLIENT span is named by its method.
+  // A configured path has no template the spec states: observers name the request by its method.
   return postCommentReply(shared.http, url, commentId, body, withId(op), {
-    operation: span,
+    parent,
     urlTemplate: commentReplyPath ? undefined : url,
   });
 }
@@ -310,16 +311,16 @@ async function replyToComment(
 /**
  * Runs `step` on the promotion's latest version, read from the service first: versions are also
  * created in the web application, so "latest" is never assumed. One correlation id covers both calls,
- * and both operations' spans are children of `span`.
+ * and both operations run inside `parent`.
  */
 async function onLatest<T extends object>(
   client: PromotionsClient,
   promotionId: string,
   op: OperationOptions | undefined,
-  span: TracedSpan | undefined,
+  parent: ObservedOperation | undefined,
   step: (versionId: string, op: OperationOptions) => Promise<WithResponse<T>>,
 ): Promise<WithResponse<T & OfLatest>> {
-  const one = { ...withId(op), parentSpan: span };
+  const one = { ...withId(op), parent };
   const promotion = await client.get(promotionId, one);
   const result = await step(promotion.latestVersionId, one);
   const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
@@ -331,10 +332,10 @@ async function onLatest<T extends object>(
  * called, and no timer runs between operations. Every operation is async, so a local refusal is a
  * rejected promise like any other failure.
  *
- * With a `tracerProvider`, each operation is a span named for its method (`promotions.create`,
- * `promotions.submit`, ...), parented on `parentSpan` or the caller's active span, with every HTTP
- * attempt's CLIENT span under it; a local refusal ends it with `error.type` `VALIDATION_ERROR`
- * before anything is sent.
+ * With a `telemetry` observer (its own option, or the shared `http` client's), each operation is
+ * published, named for its method (`promotions.create`, `promotions.submit`, ...), inside `parent`
+ * when given, with the uuid ids it acts on and, once answered, those its result names; its requests
+ * belong to it. A local refusal ends it with the `ValidationError` before anything is sent.
  */
 export function createPromotionsClient(options: PromotionsClientOptions): PromotionsClient {
   const http = httpClientFrom(options, {
@@ -342,7 +343,8 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     baseUrlField: "baseUrl",
     baseUrl: options.baseUrl,
   });
-  const telemetry = telemetryOf(http);
+  const telemetry = http.telemetry;
+  const origin = originOf(http);
   const shared: Shared = {
     http,
     options,
@@ -355,145 +357,96 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
   };
   const { validate } = shared;
   /**
-   * Runs `work` as operation `promotions.<name>`, under the caller's `parentSpan` (else the active
-   * span), with the ids it was given and, once it answered, those its result names.
+   * Runs `work` as operation `name` (`promotions.create`), inside the caller's `parent`, with the ids it was
+   * given and, once it answered, those its result names.
    */
   const run = <T extends object>(
     name: string,
     ids: Ids,
     op: OperationOptions | undefined,
-    work: (span: TracedSpan | undefined) => Promise<T>,
+    work: (operation: ObservedOperation | undefined) => Promise<T>,
   ) =>
-    traced(
+    observed(
       telemetry,
-      `promotions.${name}`,
-      // Built only when tracing: without a provider no span code runs, not even this.
-      telemetry ? idAttributes(ids) : {},
-      async (span) => {
-        const result = await work(span);
-        // A reply's own `commentId` is not the comment replied to, which the span already names.
-        span?.set(idAttributes({ ...result, commentId: undefined }));
-        return result;
+      {
+        ...origin,
+        name,
+        // Built only when observed: without an observer no observation code runs, not even this.
+        details: telemetry ? idDetails(ids) : undefined,
+        parent: op?.parent,
       },
-      op?.parentSpan,
+      work,
+      // A reply's own `commentId` is not the comment replied to, which the operation already names.
+      (result) => idDetails({ ...result, commentId: undefined }),
     );
   /**
-   * Operation `name`: one request to the spec's `template` with `ids` put in, its answer checked
-   * against what the spec states (`schema`). `init` (the body, checked) is made once the ids are.
+   * Operation `declared`: one request to its path with `ids` put in, its answer checked against its
+   * `response`. `json` (the body, checked) is made once the ids are.
    */
-  const send = <T>(
-    name: string,
-    schema: AnswerSchema,
-    template: string,
-    ids: Ids,
-    op: OperationOptions | undefined,
-    init?: () => CallInit,
-  ) =>
-    run(name, ids, op, (span) => {
-      const url = fill(template, ids);
-      return call<T>(http, `promotions.${name}`, schema, url, op, {
-        ...init?.(),
-        operation: span,
-        urlTemplate: template,
-      });
+  const send = <T>(declared: Declared, ids: Ids, op: OperationOptions | undefined, json?: () => unknown) =>
+    run(declared.name, ids, op, (parent) => {
+      const url = fill(declared.path, ids);
+      return call<T>(http, declared, url, op, { ...(json ? { json: json() } : {}), parent });
     });
 
   const client: PromotionsClient = {
     http,
     reference: createReferenceData(http, options.referenceCache),
 
-    create: (body, op) => run("create", {}, op, (span) => createPromotion(shared, body, op, span)),
+    create: (body, op) =>
+      run(createPromotionOperation.name, {}, op, (parent) => createPromotion(shared, body, op, parent)),
 
-    get: (promotionId, op) => send<Promotion>("get", promotionResponseSchema, PROMOTION, { promotionId }, op),
+    get: (promotionId, op) => send<Promotion>(getPromotion, { promotionId }, op),
 
     createVersion: (promotionId, body, op = {}) =>
-      run("createVersion", { promotionId }, op, (span) => {
-        const template = `${PROMOTION}/versions`;
-        const url = fill(template, { promotionId });
-        return postWaitingForUploads<NewVersionResult>(
+      run(createVersionOperation.name, { promotionId }, op, (parent) =>
+        postWaitingForUploads<NewVersionResult>(
           shared,
-          "promotions.createVersion",
-          newVersionResponseSchema,
-          [url, template],
+          createVersionOperation,
+          fill(createVersionOperation.path, { promotionId }),
           op,
           validate ? validateNewVersion(body) : body,
           "The new version",
-          span,
-        );
-      }),
+          parent,
+        ),
+      ),
 
-    // The service documents submit as a safe retry, so it is retried like a GET.
+    // The service documents submit as a safe retry, so it is retried like a GET (its declaration says so).
     submit: (promotionId, versionId, body = {}, op) =>
-      send<SubmitResult>(
-        "submit",
-        submitResponseSchema,
-        `${VERSION}/submit`,
-        { promotionId, versionId },
-        op,
-        () => ({
-          method: "POST",
-          json: validate ? validateSubmit(body) : body,
-          idempotent: true,
-        }),
+      send<SubmitResult>(submitVersion, { promotionId, versionId }, op, () =>
+        validate ? validateSubmit(body) : body,
       ),
 
-    decision: (promotionId, versionId, op) =>
-      send<Decision>(
-        "decision",
-        decisionResponseSchema,
-        `${VERSION}/decision`,
-        { promotionId, versionId },
-        op,
-      ),
+    decision: (promotionId, versionId, op) => send<Decision>(getDecision, { promotionId, versionId }, op),
 
     evaluate: (promotionId, versionId, op) =>
-      send<EvaluationStarted>(
-        "evaluate",
-        evaluationStartedResponseSchema,
-        `${VERSION}/evaluate`,
-        { promotionId, versionId },
-        op,
-        () => ({ method: "POST" }),
-      ),
+      send<EvaluationStarted>(startEvaluation, { promotionId, versionId }, op),
 
     // Read back at `evaluationPath` when one is configured (then no template: the spec shows none).
     evaluation: (promotionId, versionId, evaluationId, op) =>
       options.evaluationPath
-        ? run("evaluation", { promotionId, versionId, evaluationId }, op, (span) => {
-            fill(EVALUATION, { promotionId, versionId, evaluationId });
+        ? run(getEvaluation.name, { promotionId, versionId, evaluationId }, op, (parent) => {
+            fill(getEvaluation.path, { promotionId, versionId, evaluationId });
             const url = options.evaluationPath!(promotionId, versionId, evaluationId);
-            return call<EvaluationRecord>(
-              http,
-              "promotions.evaluation",
-              evaluationRecordResponseSchema,
-              url,
-              op,
-              {
-                operation: span,
-              },
-            );
+            return call<EvaluationRecord>(http, getEvaluation, url, op, { parent, urlTemplate: undefined });
           })
-        : send<EvaluationRecord>(
-            "evaluation",
-            evaluationRecordResponseSchema,
-            EVALUATION,
-            { promotionId, versionId, evaluationId },
-            op,
-          ),
+        : send<EvaluationRecord>(getEvaluation, { promotionId, versionId, evaluationId }, op),
 
     replyToComment: (commentId, body, op) =>
-      run("replyToComment", { commentId }, op, (span) => replyToComment(shared, commentId, body, op, span)),
+      run("promotions.replyToComment", { commentId }, op, (parent) =>
+        replyToComment(shared, commentId, body, op, parent),
+      ),
 
     submitLatest: (promotionId, body = {}, op) =>
-      run("submitLatest", { promotionId }, op, (span) =>
-        onLatest(client, promotionId, op, span, (versionId, one) =>
+      run("promotions.submitLatest", { promotionId }, op, (parent) =>
+        onLatest(client, promotionId, op, parent, (versionId, one) =>
           client.submit(promotionId, versionId, body, one),
         ),
       ),
 
     decisionOfLatest: (promotionId, op) =>
-      run("decisionOfLatest", { promotionId }, op, (span) =>
-        onLatest(client, promotionId, op, span, (versionId, one) =>
+      run("promotions.decisionOfLatest", { promotionId }, op, (parent) =>
+        onLatest(client, promotionId, op, parent, (versionId, one) =>
           client.decision(promotionId, versionId, one),
         ),
       ),

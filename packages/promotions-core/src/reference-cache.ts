@@ -12,7 +12,7 @@
  */
 import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, unexpectedResponse } from "@promo-review/errors/internal";
-import { type TracedSpan, traced } from "@promo-review/errors/telemetry";
+import { type ObservedOperation, observed } from "@promo-review/errors/observe";
 import {
   type CallControl,
   callControl,
@@ -26,8 +26,8 @@ import {
 } from "@promo-review/http";
 import type * as v from "valibot";
 import { checkAnswer } from "./check-answer.js";
+import { originOf } from "./observe.js";
 import { channelSchema, jurisdictionSchema, openRecordSchema } from "./schemas/responses.js";
-import { telemetryOf } from "./telemetry.js";
 
 /** The four lists. */
 export const REFERENCE_KINDS = ["channels", "jurisdictions", "products", "targetMarkets"] as const;
@@ -139,10 +139,11 @@ export interface ReferenceReadOptions extends CallControl {
   /** Cancels the read. */
   signal?: AbortSignal | undefined;
   /**
-   * With a `tracerProvider`: the span the read's span (`reference.channels`, ...) is a child of.
-   * Default: the caller's active span, where the provider has a context manager.
+   * The operation this read (`reference.channels`, ...) runs inside, as the client's `telemetry`
+   * started it (a facade's flow). Default: none (the observer then places it in its own context, as
+   * the OpenTelemetry adapter does with the caller's active context).
    */
-  parentSpan?: TracedSpan | undefined;
+  parent?: ObservedOperation | undefined;
 }
 
 /**
@@ -286,26 +287,27 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
   // Keyed by base URL as well: a shared store must never serve staging data to production.
   const keyOf = (kind: ReferenceKind) => `promo-review:reference:${http.baseUrl}:${kind}`;
 
-  const telemetry = telemetryOf(http);
+  const telemetry = http.telemetry;
+  const origin = originOf(http);
 
   /**
    * The list, from a fetch another read has under way (waited for on this read's timers) or its own,
-   * whose CLIENT spans are children of `span`.
+   * whose requests belong to `operation`.
    */
   async function fetchList(
     kind: ReferenceKind,
     read: ReferenceReadOptions = {},
-    span?: TracedSpan,
+    operation?: ObservedOperation,
   ): Promise<Fetched> {
     const running = filling.get(kind);
     const shared = running && (await joined(running, read.signal));
-    return shared ?? fetchOwn(kind, read, span);
+    return shared ?? fetchOwn(kind, read, operation);
   }
 
   async function fetchOwn(
     kind: ReferenceKind,
     read: ReferenceReadOptions,
-    span?: TracedSpan,
+    operation?: ObservedOperation,
   ): Promise<Fetched> {
     const fill: Filling = { done: false };
     filling.set(kind, fill);
@@ -314,7 +316,7 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
       const result = await http.request<unknown>(path, {
         ...callControl(read),
         signal: read.signal,
-        operation: span,
+        parent: operation,
         // The default paths are templates as they are; a configured one is left to http's default.
         urlTemplate: path === DEFAULT_PATHS[kind] ? path : undefined,
       });
@@ -358,14 +360,14 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
   async function read<K extends ReferenceKind>(
     kind: K,
     options: ReferenceReadOptions = {},
-    span?: TracedSpan,
+    operation?: ObservedOperation,
   ): Promise<ReferenceResult<K>> {
     const cached = await store.get(keyOf(kind));
     if (cached !== undefined && now() - cached.fetchedAt < ttlMs) {
       return listOf(kind, cached, cachedMetadata(kind, cached), { fromCache: true, stale: false });
     }
     try {
-      const { entry, metadata } = await fetchList(kind, options, span);
+      const { entry, metadata } = await fetchList(kind, options, operation);
       return listOf(kind, entry, metadata, { fromCache: false, stale: false });
     } catch (error) {
       // The last good list beats none; an abort is the caller's own choice and is not hidden.
@@ -376,16 +378,11 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
 
   /** A read as operation `reference.<kind>`, saying whether the cache served it (then nothing is sent). */
   const traceRead = <K extends ReferenceKind>(kind: K, o: ReferenceReadOptions | undefined) =>
-    traced(
+    observed(
       telemetry,
-      `reference.${kind}`,
-      {},
-      async (span) => {
-        const list = await read(kind, o, span);
-        span?.set({ "promo_review.reference.from_cache": (list as { fromCache?: boolean }).fromCache });
-        return list;
-      },
-      o?.parentSpan,
+      { ...origin, name: `reference.${kind}`, parent: o?.parent },
+      (operation) => read(kind, o, operation),
+      (list) => ({ "reference.fromCache": (list as { fromCache?: boolean }).fromCache }),
     );
 
   return {
@@ -394,17 +391,11 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
     products: (o) => traceRead("products", o),
     targetMarkets: (o) => traceRead("targetMarkets", o),
     refresh: (kinds = [...REFERENCE_KINDS], o) =>
-      traced(
-        telemetry,
-        "reference.refresh",
-        {},
-        async (span) => {
-          await Promise.all(
-            // The cached list stays until a good one replaces it, so a failed refresh loses nothing.
-            kinds.map((kind) => fetchList(kind, o, span)),
-          );
-        },
-        o?.parentSpan,
-      ),
+      observed(telemetry, { ...origin, name: "reference.refresh", parent: o?.parent }, async (operation) => {
+        await Promise.all(
+          // The cached list stays until a good one replaces it, so a failed refresh loses nothing.
+          kinds.map((kind) => fetchList(kind, o, operation)),
+        );
+      }),
   };
 }

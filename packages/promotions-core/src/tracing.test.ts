@@ -6,6 +6,7 @@
 import { context, trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { ValidationError } from "@promo-review/errors";
+import { openTelemetry } from "@promo-review/opentelemetry";
 import { createRateBudget } from "@promo-review/rate-budget";
 import { startSimulator } from "@promo-review/simulator";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -29,9 +30,11 @@ const CLIENT = 2;
 const UNSET = 0;
 const ERROR = 2;
 
+/** The recording providers, through the OpenTelemetry adapter. */
+const telemetry = openTelemetry({ tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider });
 /** A client reporting to the recording providers. */
 const tracedClient = (options: Partial<PromotionsClientOptions> = {}) =>
-  clientFor(sim(), { tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider, ...options });
+  clientFor(sim(), { telemetry, ...options });
 
 /** The one ended span named `name`. */
 function only(name: string): ReadableSpan {
@@ -193,11 +196,7 @@ describe("a retried attempt: two CLIENT spans under one operation span", () => {
 
 describe("a 429 pause: the wait for the budget is under the operation that waited", () => {
   it("an operation sent while a 429 pauses the key waits in a promo_review.budget.wait span, then sends", async () => {
-    const budget = createRateBudget({
-      baseUrl: sim().baseUrl,
-      tracerProvider: otel.tracerProvider,
-      meterProvider: otel.meterProvider,
-    });
+    const budget = createRateBudget({ baseUrl: sim().baseUrl, telemetry });
     const client = tracedClient({ budget, retry: { maxDelayMs: 2_000 } });
     const { promotionId } = await client.create(simTextBody(sim()));
     otel.reset();
@@ -383,9 +382,7 @@ describe("without a provider, nothing reaches OpenTelemetry", () => {
     trace.setGlobalTracerProvider(throwing as never);
     try {
       const client = clientFor(sim());
-      expect(client.http.telemetryFor?.({ name: "@promo-review/promotions-core", version: "0" })).toBe(
-        undefined,
-      );
+      expect(client.http.telemetry).toBe(undefined);
       const { promotionId, versionId } = await context.with(context.active(), () =>
         client.create(simTextBody(sim())),
       );
@@ -408,7 +405,7 @@ describe("without a provider, nothing reaches OpenTelemetry", () => {
         return otel.tracerProvider.getTracer(name, version);
       },
     };
-    const client = clientFor(sim(), { tracerProvider: counting });
+    const client = clientFor(sim(), { telemetry: openTelemetry({ tracerProvider: counting }) });
     await client.create(simTextBody(sim()));
     await client.reference.channels();
     expect(asked).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import type { TracedSpan } from "@promo-review/errors/telemetry";
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import type { CallControl } from "@promo-review/http";
 /**
  * The typed requests and results of the main API. Results keep every field the service sends
@@ -172,10 +172,11 @@ export interface OperationOptions extends CallControl {
   /** Sent as `X-Correlation-ID` on every attempt of this operation; a fresh one when absent. */
   correlationId?: string;
   /**
-   * With a `tracerProvider`: the span this operation's span is a child of (the facade's flows pass
-   * theirs). Default: the caller's active span, where the provider has a context manager.
+   * The operation this one runs inside, as the client's `telemetry` started it (the facade's flows
+   * pass theirs). Default: none (the observer then places it in its own context, as the
+   * OpenTelemetry adapter does with the caller's active context).
    */
-  parentSpan?: TracedSpan | undefined;
+  parent?: ObservedOperation | undefined;
 }
 
 /**

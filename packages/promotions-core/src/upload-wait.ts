@@ -9,16 +9,16 @@
  */
 import { AbortError, UploadNotReadyError } from "@promo-review/errors";
 import { errorFromTransport, isUuid, unexpectedResponse } from "@promo-review/errors/internal";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
+import type { ObservedOperation, Observer } from "@promo-review/errors/observe";
 import { DEFAULT_RETRY, deadlineSignal, retryDelay, retrying, sleep } from "@promo-review/http";
 
 /**
- * Waits until the given uploads are ready; rejects when one cannot become ready. `parentSpan` is the
- * waiting operation's span when tracing (upload-chunker's `waitForCompletion` takes it as its parent).
+ * Waits until the given uploads are ready; rejects when one cannot become ready. `parent` is the
+ * waiting operation, as the client's `telemetry` started it (the waiter's own operations run inside it).
  */
 export type UploadWaiter = (
   uploadIds: string[],
-  options: { signal?: AbortSignal; parentSpan?: TracedSpan | undefined },
+  options: { signal?: AbortSignal; parent?: ObservedOperation | undefined },
 ) => Promise<void>;
 
 /** How a 409 `upload_not_ready` is waited out. */
@@ -31,8 +31,10 @@ export interface UploadWaitOptions {
   intervalMs: number;
   /** The operation waited for, named by an `UNEXPECTED_RESPONSE` (default `promotions.create`). */
   operation?: string;
-  /** The operation's span, when tracing: each wait is a `promo_review.upload_wait` event on it. */
-  span?: TracedSpan | undefined;
+  /** The waiting operation, as the client's `telemetry` started it: each wait is published on it. */
+  parent?: ObservedOperation | undefined;
+  /** The client's observer, told of each wait. */
+  telemetry?: Observer | undefined;
 }
 
 /**
@@ -89,15 +91,16 @@ export async function sendWaitingForUploads<T>(
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw tooLong(error, options.timeoutMs);
       // Which uploads were not ready, after which attempt, and (without a waiter) the backoff slept.
-      options.span?.event("promo_review.upload_wait", {
-        "promo_review.upload_ids": ids,
-        "promo_review.upload_wait.attempt": attempt,
-        "promo_review.upload_wait.delay_ms": waiter ? undefined : delayMs,
+      options.telemetry?.uploadWaited?.({
+        parent: options.parent,
+        uploadIds: ids,
+        attempt,
+        delayMs: waiter ? undefined : delayMs,
       });
       const limit = deadlineSignal(remaining, signal);
       const bounded = limit.signal;
       try {
-        if (waiter) await waiter(ids, { signal: bounded, parentSpan: options.span });
+        if (waiter) await waiter(ids, { signal: bounded, parent: options.parent });
         else await sleep(delayMs, bounded);
       } catch (waitError) {
         // An injected waiter may reject with anything on abort; the caller always gets an AbortError.

@@ -4,6 +4,7 @@ import {
   type MeterProviderLike,
   openTelemetryObserver,
   type TelemetryOptions,
+  type TracedSpan,
   type TracerProviderLike,
   uploadCallbacks,
   webhookCallbacks,
@@ -235,7 +236,9 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     referenceCache: config.referenceCache,
     // A 409 upload_not_ready is waited out on the file service's status, which costs no main-API budget.
     // Under the creation's span when tracing, as the wait is part of it.
-    waitForUploads: async (uploadIds, { signal, parentSpan }) => {
+    // The uploader takes the creation's span as `parentSpan`: the OpenTelemetry observer's handles are its spans.
+    waitForUploads: async (uploadIds, { signal, parent }) => {
+      const parentSpan = parent as unknown as TracedSpan | undefined;
       await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, { signal, parentSpan })));
     },
   });

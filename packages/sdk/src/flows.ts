@@ -1,5 +1,6 @@
 import { TimeoutError } from "@promo-review/errors";
 import { errorFromTransport, isUuid, localValidationError } from "@promo-review/errors/internal";
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import { type OtelAttributes, type Telemetry, type TracedSpan, traced } from "@promo-review/errors/telemetry";
 import {
   type CallControl,
@@ -192,7 +193,14 @@ const stepOf = (options: { signal?: AbortSignal | undefined } & CallControl, spa
   ...callControl(options),
   signal: options.signal,
   parentSpan: span,
+  parent: asParent(span),
 });
+
+/**
+ * The flow's span as the parent of the promotions client's operations, which take the handle of the
+ * `telemetry` observer's operation: the OpenTelemetry observer's handles are its spans.
+ */
+const asParent = (span: TracedSpan | undefined) => span as unknown as ObservedOperation | undefined;
 
 /**
  * `promo_review.promotion_id` and `version_id` of `evaluateAndWait`, each only when it is a uuid (ids
@@ -355,7 +363,7 @@ async function pollForResult(
       const record = await parts.promotions.evaluation(ids.promotionId, ids.versionId, started.evaluationId, {
         signal,
         correlationId: started.correlationId,
-        parentSpan: span,
+        parent: asParent(span),
       });
       span?.event("promo_review.evaluation.poll", {
         "promo_review.evaluation.poll.attempt": ++attempt,
@@ -406,7 +414,7 @@ async function evaluateAndWait(
   // refused here, before a request reads the latest version in its place.
   span?.set(idAttributes(promotionId, options.versionId));
   if (options.versionId !== undefined) validateId(options.versionId, "versionId");
-  const step = { signal: options.signal, parentSpan: span };
+  const step = { signal: options.signal, parent: asParent(span) };
   const versionId = options.versionId ?? (await parts.promotions.get(promotionId, step)).latestVersionId;
   span?.set(idAttributes(promotionId, versionId));
   const ids = { promotionId, versionId };

@@ -1,0 +1,13 @@
+/**
+ * Every operation of the package, declared once (see `OperationDeclaration` of `@promo-review/http`):
+ * one import per declaration, so that a bundle takes only those it names.
+ */
+export {
+  createPromotion,
+  createVersion,
+  getDecision,
+  getEvaluation,
+  getPromotion,
+  startEvaluation,
+  submitVersion,
+} from "./promotions.js";
