@@ -1,7 +1,9 @@
 // One of the worker processes of eight-processes.test.ts and cluster.test.ts: it shares one key's budget with the
 // others through Redis (the built dist, as a user would run it) and sends GET /v1/channels to the
-// simulator as fast as the budget allows until the deadline, then reports its answers.
+// simulator as fast as the budget allows until the deadline (testing/budget-loop.mjs, the loop the
+// Upstash proofs run too), then reports its answers.
 import { Cluster, Redis } from "ioredis";
+import { sendWhileAdmitted } from "../../../testing/budget-loop.mjs";
 import { createRateBudget } from "../dist/index.js";
 import { RedisStore } from "../dist/redis.js";
 
@@ -22,34 +24,11 @@ const budget = createRateBudget({
 });
 const headers = { Authorization: `Bearer ${config.apiKey}`, "X-External-User-ID": config.externalUserId };
 const url = `${config.baseUrl}/v1/channels`;
-const counts = { ok: 0, tooMany: 0, other: 0 };
-
-async function loop(deadline) {
-  for (;;) {
-    let ticket;
-    try {
-      ticket = await budget.acquire({ method: "GET", url }, { deadline, ticket: true });
-    } catch (error) {
-      if (error?.code === "BUDGET_DEADLINE") return;
-      throw error;
-    }
-    const response = await fetch(url, { headers });
-    // The server counted the request before this moment: the admission counts from here on.
-    ticket.settle();
-    await response.arrayBuffer();
-    if (response.status === 200) counts.ok++;
-    else if (response.status === 429) {
-      counts.tooMany++;
-      await budget.learn(response);
-    } else counts.other++;
-  }
-}
-
 process.on("message", async (message) => {
   const wait = message.startAt - Date.now();
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   const deadline = message.startAt + config.runMs;
-  await Promise.all(Array.from({ length: config.concurrency }, () => loop(deadline)));
+  const counts = await sendWhileAdmitted({ budget, url, headers, deadline, concurrency: config.concurrency });
   process.send({ report: counts }, () => {
     redis.disconnect();
     process.disconnect();

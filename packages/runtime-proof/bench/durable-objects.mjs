@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// `pnpm bench` for runtime-proof, second part: claims per second (webhook-verify's replay stores) and
-// decisions per second (rate-budget's stores) through the Durable Object stores in workerd (miniflare,
-// timed inside the Worker), beside the memory stores and the Redis stores (a redis-server started here on
-// 127.0.0.1 and stopped by its pid) on the same machine. Writes bench/results/durable-objects.md at the
+// `pnpm bench` for runtime-proof, second part: claims per second (webhook claims) and decisions per
+// second (the budget's window) through the store kit's stores (@promo-review/store, one store serving
+// both, as `createClient({ store })` passes it): `durableObjectStore` in workerd (miniflare, timed
+// inside the Worker), beside `memoryStore` and `redisStore` (a redis-server started here on 127.0.0.1
+// and stopped by its pid) on the same machine. Writes bench/results/durable-objects.md at the
 // repository root. Figures, not tests: nothing is asserted.
 import { createRequire } from "node:module";
+import { loadavg } from "node:os";
 import { join } from "node:path";
-import { MemoryStore } from "@promo-review/rate-budget";
-import { RedisStore } from "@promo-review/rate-budget/redis";
-import { createMemoryReplayStore } from "@promo-review/webhook-verify";
-import { createRedisReplayStore } from "@promo-review/webhook-verify/redis";
+import { memoryStore } from "@promo-review/store";
+import { redisStore } from "@promo-review/store/redis";
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
 import { writeResult } from "../../../scripts/bench-output.mjs";
@@ -39,8 +39,8 @@ async function startRedis() {
   const server = await startRedisServer();
   if (!server) return undefined;
   const { port } = server;
-  // ioredis is a dev dependency of the store packages, not of this one.
-  const require = createRequire(join(root, "packages", "webhook-verify", "package.json"));
+  // ioredis is a dev dependency of the store kit, not of this package.
+  const require = createRequire(join(root, "packages", "store", "package.json"));
   const { Redis } = await import(require.resolve("ioredis"));
   const client = new Redis({ host: "127.0.0.1", port, lazyConnect: true });
   await client.connect();
@@ -54,25 +54,28 @@ async function startRedis() {
 }
 
 const rows = [];
+// Figures move with the machine's load (other work on the 2 cores): said beside them.
+const loadAtStart = loadavg()[0];
 console.error("bench: memory stores");
-const memoryReplay = createMemoryReplayStore();
-const memoryBudget = new MemoryStore();
+const memory = memoryStore();
 rows.push([
   "memory (one process)",
-  await perSecond(N.memory, (i) => memoryReplay.claim(`m-${i}`, 60_000)),
-  await perSecond(N.memory, async () => memoryBudget.take("k", WINDOWS)),
+  await perSecond(N.memory, (i) => memory.claim(`m-${i}`, 60_000)),
+  await perSecond(N.memory, () => memory.take("k", WINDOWS)),
 ]);
 
 console.error("bench: Redis stores");
 const redis = await startRedis();
 if (redis) {
   try {
-    const replay = createRedisReplayStore({ client: redis.client, prefix: `bench:${Date.now()}:` });
-    const budget = new RedisStore({ client: redis.client, prefix: `bench:${Date.now()}:` });
+    const run = `bench:${Date.now()}:`;
+    const store = redisStore(redis.client, {
+      prefixes: { window: `${run}w:`, claim: `${run}c:`, value: `${run}v:` },
+    });
     rows.push([
       "Redis (one local redis-server, one connection)",
-      await perSecond(N.redis, (i) => replay.claim(`r-${i}`, 60_000)),
-      await perSecond(N.redis, () => budget.take("k", WINDOWS)),
+      await perSecond(N.redis, (i) => store.claim(`r-${i}`, 60_000)),
+      await perSecond(N.redis, () => store.take("k", WINDOWS)),
     ]);
   } finally {
     await redis.stop();
@@ -133,14 +136,16 @@ try {
 const fmt = (n) => Math.round(n).toLocaleString("en-US");
 const markdown = `# Shared stores: memory, Redis, Durable Objects
 
-Claims per second (\`ReplayStore.claim\` of fresh ids, webhook-verify) and decisions per second
-(\`BudgetStore.take\` on one key with room, rate-budget), ${CONCURRENCY} at a time (${N.memory} calls in
-memory, ${N.redis} through Redis, ${N.durableObjects} through Durable Objects). Memory and Redis
-are timed in Node (\`createMemoryReplayStore\`, \`MemoryStore\`; \`createRedisReplayStore\`, \`RedisStore\` over
-one ioredis connection to a redis-server on 127.0.0.1); Durable Objects inside a Worker in miniflare
-(\`durableObjectReplayStore\`: one object per id; \`durableObjectBudgetStore\`: every decision of the key in
-its one object, which writes its storage before it answers). Local figures: in Cloudflare each claim
+Claims per second (\`Store.claim\` of fresh ids, as webhook-verify claims deliveries) and decisions per
+second (\`Store.take\` on one key with room, as rate-budget decides), ${CONCURRENCY} at a time, through the
+store kit's stores (\`@promo-review/store\`), one store serving both (${N.memory} calls in memory,
+${N.redis} through Redis, ${N.durableObjects} through Durable Objects). Memory and Redis are timed in
+Node (\`memoryStore()\`; \`redisStore(client)\` over one ioredis connection to a redis-server on 127.0.0.1);
+Durable Objects inside a Worker in miniflare (\`durableObjectStore(namespace)\` over \`PromoReviewState\`:
+one object per claimed id; every decision of the key in its one object, which writes its storage
+before it answers). Local figures: in Cloudflare each claim
 or decision is a request to the object's location, so network latency, not these rates, is the bound.
+Node ${process.version}, load average ${loadAtStart.toFixed(1)} at the start, ${new Date().toISOString()}.
 
 | store | claims/s | decisions/s |
 |---|---:|---:|

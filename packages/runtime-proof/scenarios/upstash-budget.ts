@@ -1,11 +1,13 @@
 /**
  * One of several processes sharing one key's budget through `upstashStore` (Upstash over REST): it
  * sends GET /v1/channels to the simulator as fast as the shared budget admits, from `startAt` for
- * `runMs`, settling each ticket when its answer arrives, and reports the statuses it saw.
+ * `runMs`, settling each ticket when its answer arrives, and reports the statuses it saw (the loop of
+ * testing/budget-loop.mjs, which rate-budget's Redis workers run too).
  */
 import { createRateBudget } from "@promo-review/rate-budget";
 import { upstashStore } from "@promo-review/store/upstash";
 import { Redis } from "@upstash/redis";
+import { sendWhileAdmitted } from "../../../testing/budget-loop.mjs";
 import { runtimeFingerprint, type ScenarioInput, type ScenarioOutput } from "./types.ts";
 
 /** The budget shared by the processes, and when they run. */
@@ -38,29 +40,7 @@ export async function run(input: ScenarioInput): Promise<ScenarioOutput> {
   await fetch(`${sim.filesUrl}/v1/uploads/00000000-0000-4000-8000-000000000000`, { headers }).then((r) =>
     r.arrayBuffer(),
   );
-  const counts = { ok: 0, tooMany: 0, other: 0 };
-  const deadline = startAt + runMs;
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, startAt - Date.now())));
-  const loop = async (): Promise<void> => {
-    for (;;) {
-      let ticket: { settle(): void };
-      try {
-        ticket = await budget.acquire({ method: "GET", url }, { deadline, ticket: true });
-      } catch (error) {
-        if ((error as { code?: string }).code === "BUDGET_DEADLINE") return;
-        throw error;
-      }
-      const response = await fetch(url, { headers });
-      // The server counted the request before this moment: the admission counts from here on.
-      ticket.settle();
-      await response.arrayBuffer();
-      if (response.status === 200) counts.ok++;
-      else if (response.status === 429) {
-        counts.tooMany++;
-        await budget.learn(response);
-      } else counts.other++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, loop));
+  const counts = await sendWhileAdmitted({ budget, url, headers, deadline: startAt + runMs, concurrency });
   return { runtime: runtimeFingerprint(), ...counts };
 }

@@ -21,7 +21,12 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 // @ts-expect-error: a plain .mjs helper of the repository, typed by use here.
 import { sized, writeResult } from "../../../scripts/bench-output.mjs";
 import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
-import { type ObservedReply, startUpstashRest, type UpstashRest } from "../../../testing/upstash-rest.ts";
+import {
+  type ObservedReply,
+  startUpstashRest,
+  type UpstashRest,
+  type UpstashRoundTrip,
+} from "../../../testing/upstash-rest.ts";
 import { maxInAnyWindow } from "../../../testing/windows.ts";
 
 type Limiter = "ours" | "theirs";
@@ -124,6 +129,25 @@ function admitted(limiter: Limiter, { command, reply }: ObservedReply): boolean 
   return typeof reply[0] === "number" && reply[0] >= 0 && reply.length === 2;
 }
 
+/** A command's kind: our script's operation (take, settle, pause, forget), else the command's name. */
+function kindOf({ command }: ObservedReply): string {
+  const name = command[0]!.toLowerCase();
+  if (name === "evalsha" || name === "eval") {
+    const op = command[3 + Number(command[2])];
+    if (op === "take" || op === "settle" || op === "pause" || op === "forget") return `script ${op}`;
+  }
+  return name;
+}
+
+/** The round trips of a run: how many carried one command, how many several, and the commands by kind. */
+function carriedBy(trips: readonly UpstashRoundTrip[], kinds: ReadonlyMap<string, number>): string {
+  const alone = trips.filter((t) => t.commands.length === 1).length;
+  const batched = trips.length - alone;
+  const inBatches = trips.reduce((n, t) => n + (t.commands.length > 1 ? t.commands.length : 0), 0);
+  const byKind = [...kinds].map(([kind, n]) => `${n} ${kind}`).join(", ");
+  return `${trips.length} requests, ${alone} with one command and ${batched} pipelined (${inBatches} commands); commands: ${byKind}`;
+}
+
 /** The next moment three quarters into a window (windows counted from the epoch, as ratelimit's are), at least `leadMs` away. */
 function lateInAWindow(leadMs: number): number {
   const at = Math.floor((Date.now() + leadMs) / WINDOW_MS) * WINDOW_MS + 0.75 * WINDOW_MS;
@@ -147,14 +171,19 @@ describe.runIf(redisAvailable("store Upstash benchmark"))("upstashStore against 
   it("a 60/min limit under a burst from 4 processes, and decisions per second", async () => {
     const loadAtStart = loadavg()[0]!;
     // The burst, both limiters at once.
+    let shared: number | undefined;
     const heard = { ours: [] as number[], theirs: [] as number[] };
+    const kinds = { ours: new Map<string, number>(), theirs: new Map<string, number>() };
     const stops = LIMITERS.map((limiter) =>
       rests[limiter].observe((reply) => {
         if (admitted(limiter, reply)) heard[limiter].push(reply.at);
+        // The warm-ups (before the start) are not the run's.
+        if (shared === undefined || reply.at < shared) return;
+        const kind = kindOf(reply);
+        kinds[limiter].set(kind, (kinds[limiter].get(kind) ?? 0) + 1);
       }),
     );
     const burstMs = 1.25 * WINDOW_MS;
-    let shared: number | undefined;
     const startAt = () => (shared ??= lateInAWindow(2_000));
     const burst = await Promise.all(
       LIMITERS.map((limiter) =>
@@ -170,6 +199,7 @@ describe.runIf(redisAvailable("store Upstash benchmark"))("upstashStore against 
       ),
     );
     const burstTrips = LIMITERS.map((limiter) => rests[limiter].roundTrips.length);
+    const carried = LIMITERS.map((limiter) => carriedBy(rests[limiter].roundTrips, kinds[limiter]));
     for (const stop of stops) stop();
     // Each worker's warm-up decision (on another key) ran before the start: only the run's count.
     const most = LIMITERS.map((limiter) =>
@@ -222,6 +252,10 @@ describe.runIf(redisAvailable("store Upstash benchmark"))("upstashStore against 
         (limiter, i) =>
           `| ${NAMES[limiter]} | ${burst[i]!.admissions} / ${burst[i]!.decisions} (${burst[i]!.failed + throughput[i]!.failed}) | **${most[i]}** | ${per(burstTrips[i]!, burst[i]!.decisions)} | ${throughput[i]!.rate.toFixed(0)} | ${per(throughput[i]!.trips, throughput[i]!.decisions)} |`,
       ),
+      "",
+      "Where the burst's round trips went (each request counted once, whatever it carried; the commands Redis ran, by kind):",
+      "",
+      ...LIMITERS.map((limiter, i) => `- ${NAMES[limiter]}: ${carried[i]}`),
       "",
     ];
     const text = lines.join("\n");

@@ -136,3 +136,44 @@ describeSwap("Durable Object", {
   },
   pass: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms + 30)),
 });
+
+describe("an object moved from the previous ReplayStoreObject (renamed_classes) keeps its claim; a budget restarts", () => {
+  /** An object as the previous `ReplayStoreObject` left it: its one claim under "claim", its alarm at the expiry. */
+  function legacyObject(id: string, expiresAt: number) {
+    const { namespace, objects } = localNamespace();
+    namespace.get(`promo-review:webhook-id:${id}`);
+    const object = objects.get(`promo-review:webhook-id:${id}`)!;
+    object.data.set("claim", { token: "claimed-before-the-move", expiresAt });
+    object.alarm = expiresAt;
+    return { namespace, object };
+  }
+
+  it("a delivery claimed before the move is still a replay after it, until its claim expires", async () => {
+    const { namespace } = legacyObject("msg_moved", Date.now() + 60_000);
+    const store = durableObjectStore(namespace);
+    expect(await store.claim("msg_moved", 60_000)).toBe(false);
+    const expired = legacyObject("msg_old", Date.now() - 1);
+    expect(await durableObjectStore(expired.namespace).claim("msg_old", 60_000)).toBe(true);
+  });
+
+  it("the alarm the old class set deletes the old claim once it expired", async () => {
+    const { object } = legacyObject("msg_alarm", Date.now() + 2);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await object.object.alarm();
+    expect(object.data.size).toBe(0);
+    expect(object.alarm).toBeUndefined();
+  });
+
+  it("storage of another shape under that name is not a claim (the previous BudgetObject's admissions restart)", async () => {
+    const { namespace, objects } = localNamespace();
+    namespace.get("promo-review:webhook-id:msg_other");
+    objects.get("promo-review:webhook-id:msg_other")!.data.set("claim", { admissions: [1, 2] });
+    expect(await durableObjectStore(namespace).claim("msg_other", 60_000)).toBe(true);
+    namespace.get("promo-review:rate-budget:key");
+    // What the previous BudgetObject saved ("budget": its key and a snapshot of its windows) is not read.
+    objects.get("promo-review:rate-budget:key")!.data.set("budget", { key: "key", snapshot: [] });
+    const store = durableObjectStore(namespace);
+    const answers = await Promise.all([1, 2, 3, 4].map(() => store.take("key", [WINDOW])));
+    expect(answers.filter((d) => d.ok)).toHaveLength(WINDOW.limit);
+  });
+});

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { flakyAdapter } from "../test/support/flaky-adapter.js";
 import type { StoreCall } from "./adapter.js";
 import { rememberingRefusals } from "./known-refusals.js";
@@ -66,21 +66,37 @@ describe("a refusal answered by the backend answers the takes that need its wind
     expect(backend.calls.length).toBe(asked + 1);
   });
 
-  it("while a key is contended, concurrent takes wait for the one in flight and share its refusal", async () => {
+  it("while a key is contended, concurrent takes wait for the one in flight; once it is admitted they go on together", async () => {
     const backend = flakyAdapter();
-    const adapter = rememberingRefusals(backend);
-    const windows: StoreWindow[] = [{ id: "w", limit: 1, windowMs: 30 }];
-    expect(await adapter.take("k", windows, "m1", false, call)).toEqual({ ok: true });
+    // Takes held until the test lets them go, to see which are in flight at once.
+    const held: (() => void)[] = [];
+    let holding = false;
+    const gated: typeof backend = Object.create(backend);
+    gated.take = async (...args) => {
+      if (holding) await new Promise<void>((resolve) => held.push(resolve));
+      return backend.take(...args);
+    };
+    const adapter = rememberingRefusals(gated);
+    const windows: StoreWindow[] = [{ id: "w", limit: 2, windowMs: 2_000 }];
+    await adapter.take("k", windows, "m1", false, call);
     await adapter.take("k", windows, "m2", false, call);
-    await sleep(40);
-    // The window has room again for one: of four takes at once, one asks and is admitted, the rest ask
-    // after it, one at a time, and the first refusal answers the others.
-    const asked = backend.calls.length;
-    const decisions = await Promise.all(
+    expect(await adapter.take("k", windows, "m3", false, call)).toMatchObject({ ok: false });
+    await sleep(2_050);
+    // The window has room for two again; the key is contended (its last answer a refusal).
+    holding = true;
+    const decisions = Promise.all(
       ["a", "b", "c", "d"].map((m) => adapter.take("k", windows, m, false, call)),
     );
-    expect(decisions.filter((d) => d.ok)).toHaveLength(1);
-    expect(backend.calls.length - asked).toBe(2);
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    await sleep(5);
+    expect(held).toHaveLength(1);
+    // The one asking is admitted: the three that waited ask at once (a pipelining client sends them
+    // in one round trip), not one behind the other.
+    held.shift()!();
+    await vi.waitFor(() => expect(held).toHaveLength(3));
+    holding = false;
+    for (const go of held.splice(0)) go();
+    expect((await decisions).filter((d) => d.ok)).toHaveLength(2);
   });
 
   it("refuses here only what the backend would refuse at that moment, for any schedule", async () => {

@@ -5,7 +5,8 @@
  * every take needing that window would be refused too. Answering those takes here is as exact as asking,
  * and costs no round trip: worth it where each call is an HTTP request (Upstash). While a key is
  * contended (its last answer a refusal), takes of it in this process also go one at a time: each waits
- * for the one in flight, whose refusal may answer it too.
+ * for the one in flight, whose refusal may answer it too; once one is admitted, the room is back and
+ * the takes that waited go on together (one round trip where the client pipelines them).
  */
 import type { StoreAdapter } from "./adapter.js";
 import type { Decision } from "./window.js";
@@ -47,25 +48,12 @@ export function rememberingRefusals(adapter: StoreAdapter): StoreAdapter {
   };
   /** The keys whose last answer was a refusal, with the take of each in flight (if any). */
   const contended = new Map<string, Promise<unknown> | undefined>();
-  /** How many takes of each contended key wait for the one in flight. */
-  const waiting = new Map<string, number>();
-  /** Waits for the take of `key` in flight, counted among its waiters. */
-  const behind = async (key: string, ahead: Promise<unknown>) => {
-    waiting.set(key, (waiting.get(key) ?? 0) + 1);
-    try {
-      await ahead.catch(() => {});
-    } finally {
-      const left = waiting.get(key)! - 1;
-      if (left > 0) waiting.set(key, left);
-      else waiting.delete(key);
-    }
-  };
   const remembering: StoreAdapter = Object.create(adapter);
   remembering.take = async (key, windows, member, ticketed, call): Promise<Decision> => {
     let refused = known(key, windows);
     let ahead = contended.get(key);
     while (refused === undefined && ahead !== undefined) {
-      await behind(key, ahead);
+      await ahead.catch(() => {});
       if (call.signal.aborted) throw call.signal.reason;
       refused = known(key, windows);
       ahead = contended.get(key);
@@ -78,10 +66,12 @@ export function rememberingRefusals(adapter: StoreAdapter): StoreAdapter {
     if (contended.has(key)) contended.set(key, asking);
     try {
       const decision = await asking;
-      // Admitted: the key stays contended while others wait (they go on one at a time); else it is free.
+      // Admitted: the room came back, so the key is free again and the takes that waited go on
+      // together. Together they reach the backend in one round trip where the client pipelines what
+      // is sent at once (as `@upstash/redis` does); one at a time, each admission behind a refusal
+      // would cost a round trip of its own.
       if (decision.ok) {
-        if (waiting.has(key)) contended.set(key, undefined);
-        else contended.delete(key);
+        contended.delete(key);
         return decision;
       }
       if (contended.size >= MAX_REMEMBERED && !contended.has(key))

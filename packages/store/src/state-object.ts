@@ -38,6 +38,21 @@ interface Held {
 
 const HELD_KEY = "held";
 
+/**
+ * Where an object of the previous release's `ReplayStoreObject` (webhook-verify 0.x before the store
+ * kit) held its one claim, `{ token, expiresAt }`. An object moved into this class by a
+ * `renamed_classes` migration keeps that storage: it is read as this object's claim until the object
+ * next writes, so a delivery claimed before the move is still refused as a replay after it. (The
+ * previous `BudgetObject`'s admissions are not read: a budget restarts at the move.)
+ */
+const LEGACY_CLAIM_KEY = "claim";
+
+/** Whether a value read from storage is a claim as the previous `ReplayStoreObject` wrote it. */
+function isLegacyClaim(value: unknown): value is { token: string; expiresAt: number } {
+  const claim = value as { token?: unknown; expiresAt?: unknown } | undefined;
+  return typeof claim?.token === "string" && typeof claim.expiresAt === "number";
+}
+
 /** When `held` stops counting at all (epoch ms), or `undefined` when nothing in it counts at `now`. */
 function endOf(held: Held, now: number): number | undefined {
   const ends = [
@@ -77,8 +92,7 @@ export class PromoReviewState {
   /** Answers one {@link StateCommand}: a `Decision` for take, `{ claimed }`, `{ value }`, or `{}`. */
   async fetch(request: Request): Promise<Response> {
     const command = (await request.json()) as StateCommand;
-    const { storage } = this.state;
-    const held = (await storage.get<Held>(HELD_KEY)) ?? {};
+    const held = (await this.#load()) ?? {};
     const now = Date.now();
     const answer = this.#answer(command, held, now);
     if (answer === undefined) return Response.json({ error: "unknown command" }, { status: 400 });
@@ -145,8 +159,24 @@ export class PromoReviewState {
 
   /** Runs once what the object holds may have stopped counting: deletes it, or waits for the rest. */
   async alarm(): Promise<void> {
-    const held = await this.state.storage.get<Held>(HELD_KEY);
+    const held = await this.#load();
     if (held !== undefined) await this.#save(held, Date.now());
+  }
+
+  /**
+   * What the object holds, or `undefined` when its storage is empty. An object renamed from the
+   * previous `ReplayStoreObject` holds its claim under {@link LEGACY_CLAIM_KEY} until it first saves
+   * (a save writes {@link HELD_KEY}, or deletes all): that one extra read happens only where
+   * {@link HELD_KEY} is absent.
+   */
+  async #load(): Promise<Held | undefined> {
+    const { storage } = this.state;
+    const held = await storage.get<Held>(HELD_KEY);
+    if (held !== undefined) return held;
+    const legacy = await storage.get(LEGACY_CLAIM_KEY);
+    return isLegacyClaim(legacy)
+      ? { claim: { token: legacy.token, expiresAt: legacy.expiresAt } }
+      : undefined;
   }
 
   // Output gates hold the answer until this write is durable: no caller sees a change the object
