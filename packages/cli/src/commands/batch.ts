@@ -140,7 +140,7 @@ export function registerBatch(program: Command, io: CliIo): void {
     )
     .argument("<manifest>", "the manifest: .csv, else JSON Lines")
     .option("--journal <path>", "the journal file (default: <manifest>.journal)")
-    .option("--concurrency <n>", "items at once (default 4)", integerIn(1, 64))
+    .option("--concurrency <n>", "items at once (default 16)", integerIn(1, 64))
     .option(
       "--retry-ambiguous",
       "repeat the steps that may have reached the service without their answer recorded",
