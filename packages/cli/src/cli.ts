@@ -9,7 +9,7 @@ import { registerCapture } from "./commands/capture.js";
 import { registerCompletion } from "./commands/completion.js";
 import { registerCreate, registerVersion } from "./commands/create.js";
 import { registerDemo } from "./commands/demo.js";
-import { DoctorFailed, registerDoctor } from "./commands/doctor.js";
+import { registerDoctor } from "./commands/doctor.js";
 import { registerEvaluate } from "./commands/evaluate.js";
 import { registerPromotionReads } from "./commands/promotion.js";
 import { registerReference } from "./commands/reference.js";
@@ -125,7 +125,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return EXIT.usage;
     }
     // doctor printed its own report; only its exit code is left.
-    if (error instanceof DoctorFailed || error instanceof ReportedExit) return error.exitCode;
+    if (error instanceof ReportedExit) return error.exitCode;
     const globals = program.opts<GlobalOptions>();
     return createOutput(io, {
       json: json || Boolean(globals.json),

@@ -12,7 +12,7 @@ import {
   TransportError,
 } from "@promo-review/sdk";
 import type { EnvFile } from "./env-file.js";
-import { EXIT } from "./exit-codes.js";
+import { EXIT, type ExitCode } from "./exit-codes.js";
 import { type GlobalOptions, SETTING_FLAGS, settingSource, settingsFromFlags } from "./settings.js";
 import { tracingCheck } from "./tracing/tracing-check.js";
 
@@ -34,7 +34,7 @@ export interface Check {
   /** The correlation id of the answer that decided it, to quote to support. */
   correlationId?: string;
   /** The exit code a failure of this check deserves. */
-  exitCode?: number;
+  exitCode?: ExitCode;
 }
 
 /** What the diagnosis needs. */
@@ -427,7 +427,7 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
 }
 
 /** The exit code of a diagnosis: 0 when nothing failed, else the first failure's. */
-export function doctorExitCode(checks: readonly Check[]): number {
+export function doctorExitCode(checks: readonly Check[]): ExitCode {
   const failed = checks.find((check) => check.status === "fail");
   return failed ? (failed.exitCode ?? EXIT.service) : EXIT.ok;
 }

@@ -38,7 +38,8 @@ export function exitCodeOf(error: unknown): ExitCode {
 
 /**
  * A command that printed its own report and only has an exit code left to give (a batch with failed
- * items): `run` returns the code without printing anything more.
+ * items, a diagnosis that found a failure): `run` returns the code without printing anything more.
+ * The one shape every such command throws.
  */
 export class ReportedExit extends Error {
   constructor(readonly exitCode: ExitCode) {

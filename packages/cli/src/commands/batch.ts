@@ -146,7 +146,7 @@ export function registerBatch(program: Command, io: CliIo): void {
       "--journal <path|url>",
       "the journal: a file (default: <manifest>.journal), or on Redis: redis://host:port/db?name=<journal>&lease-ttl=<s> (name defaults to the manifest's file name)",
     )
-    .option("--concurrency <n>", "items at once (default 4)", integerIn(1, 64))
+    .option("--concurrency <n>", "items at once (default 16)", integerIn(1, 64))
     .option(
       "--retry-ambiguous",
       "repeat the steps that may have reached the service without their answer recorded",

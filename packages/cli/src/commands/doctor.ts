@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { colorsFor } from "../colors.js";
 import { contextOf, example } from "../context.js";
 import { type Check, diagnose, doctorExitCode } from "../doctor.js";
+import { ReportedExit } from "../exit-codes.js";
 import { type CliIo, telemetryOf } from "../io.js";
 import { drawsOn, waitSpinner } from "../spinner.js";
 
@@ -62,14 +63,6 @@ export function registerDoctor(program: Command, io: CliIo): void {
       ctx.out.result({ ok: exitCode === 0, exitCode, checks }, () =>
         doctorLines(checks, colorsFor(io.stdout, ctx.processEnv)),
       );
-      if (exitCode !== 0) throw new DoctorFailed(exitCode);
+      if (exitCode !== 0) throw new ReportedExit(exitCode);
     });
-}
-
-/** Ends a run whose diagnosis failed: its report is printed already, only the exit code is left. */
-export class DoctorFailed extends Error {
-  constructor(readonly exitCode: number) {
-    super("doctor found problems");
-    this.name = "DoctorFailed";
-  }
 }

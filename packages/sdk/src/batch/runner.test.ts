@@ -287,6 +287,19 @@ describe("items run at most `concurrency` at once, each outcome as it finishes",
       for await (const _ of pooled([1], 0, async (i) => i)) void _;
     }).rejects.toThrow(RangeError);
   });
+
+  it("closes the input when the consumer stops early", async () => {
+    let closed = false;
+    function* inputs() {
+      try {
+        for (let i = 0; ; i++) yield i;
+      } finally {
+        closed = true;
+      }
+    }
+    for await (const n of pooled(inputs(), 2, async (i) => i)) if (n >= 0) break;
+    expect(closed).toBe(true);
+  });
 });
 
 export type { BatchJournal };

@@ -21,7 +21,10 @@ import { type BatchProgress, BatchProgressMeter } from "./progress.js";
 export interface BatchRunOptions {
   /** Where the batch's steps are recorded; a re-run with the same journal goes on. */
   journal: BatchJournal;
-  /** Items run at once (default 4): later items' uploads and captures overlap earlier ones' calls. */
+  /**
+   * Items run at once (default 16): later items' uploads and captures
+   * overlap earlier ones' calls, so the main-API budget always has a request waiting.
+   */
   concurrency?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Repeat the ambiguous steps the journal holds (each may then exist twice at the service). */
@@ -51,6 +54,14 @@ export interface Batch {
   ): AsyncGenerator<BatchOutcome>;
 }
 
+/**
+ * Items run at once by default. An item waiting on the link-capture budget (10 a minute: one every
+ * 6 s) or on its upload holds its slot; with 4 slots, a few link items in a row left the main-API
+ * budget idle (0.94 of its limit over a 200-item batch, bench/results/batch-throughput.md), with 16
+ * enough items always have a main-API call ready.
+ */
+const DEFAULT_CONCURRENCY = 16;
+
 /** What the runner is built from. */
 export interface BatchParts {
   uploads: Omit<Uploader, "http">;
@@ -75,10 +86,17 @@ export function createBatch(parts: BatchParts): Batch {
       // One signal for the run: the caller's, or the lease's once lost. A controller that listens to
       // both, not AbortSignal.any, as the house rule is (http's deadline.ts says why).
       const stop = new AbortController();
+      // Each running item has its own signal, aborted with the run's: one listener per item's request
+      // rather than `concurrency` of them on one signal (Node warns past 10 on one EventTarget).
+      const itemStops = new Set<AbortController>();
+      const abortAll = (reason: unknown) => {
+        stop.abort(reason);
+        for (const itemStop of itemStops) itemStop.abort(reason);
+      };
       const sources = [options.signal, lease.signal].filter((source) => source !== undefined);
-      const onAbort = (event: Event) => stop.abort((event.target as AbortSignal).reason);
+      const onAbort = (event: Event) => abortAll((event.target as AbortSignal).reason);
       for (const source of sources) {
-        if (source.aborted) stop.abort(source.reason);
+        if (source.aborted) abortAll(source.reason);
         else source.addEventListener("abort", onAbort, { once: true });
       }
       const signal = stop.signal;
@@ -93,10 +111,17 @@ export function createBatch(parts: BatchParts): Batch {
           const batchId = crypto.randomUUID();
           await record(options.journal, state, { type: "batch", batchId, at: Date.now() }, signal);
         }
-        const run = { ...options, signal, state };
-        for await (const outcome of pooled(items, options.concurrency ?? 4, (item) =>
-          runItem(parts, run, item),
-        )) {
+        const runOne = async (item: BatchItem) => {
+          const itemStop = new AbortController();
+          if (signal.aborted) itemStop.abort(signal.reason);
+          itemStops.add(itemStop);
+          try {
+            return await runItem(parts, { ...options, signal: itemStop.signal, state }, item);
+          } finally {
+            itemStops.delete(itemStop);
+          }
+        };
+        for await (const outcome of pooled(items, options.concurrency ?? DEFAULT_CONCURRENCY, runOne)) {
           meter.finished(outcome);
           options.onProgress?.(meter.progress());
           yield outcome;
