@@ -1,32 +1,62 @@
 /**
  * `createClient({ store: redisStore(client) })` shares the budget, the webhook claims and the upload
  * resume points across processes: each step below runs in a process of its own (the built sdk), and
- * what one process did is seen by the next through Redis alone.
+ * what one process did is seen by the next through Redis alone. The same rules run on one Redis and
+ * on a three-master Redis Cluster (ioredis `Cluster`), where the three kinds of keys spread over
+ * every master.
  */
 import { join } from "node:path";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { sign } from "@promo-review/webhook-verify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWithDeadline } from "../../../testing/child-process.ts";
-import { redisAvailable, startRedis, type TestRedis } from "../../../testing/redis-server.ts";
+import { redisClusterAvailable, startRedisCluster } from "../../../testing/redis-cluster.ts";
+import { redisAvailable, startRedis } from "../../../testing/redis-server.ts";
 
 const SCRIPT = join(import.meta.dirname, "support", "store-process.mjs");
 const CHUNK = 256 * 1024;
+/** How long a three-master cluster may take to form on a loaded machine. */
+const CLUSTER_FORM_MS = 60_000;
 
-describe.runIf(redisAvailable("sdk shared store"))(
-  "one store shares the whole client across processes (Redis)",
-  () => {
-    let redis: TestRedis;
+/** A backend the processes share: how each process connects to it, and how the suite stops it. */
+interface RunningBackend {
+  connection: Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+/** The Redis deployments `redisStore` serves: one server, and a cluster. */
+const backends = [
+  {
+    name: "Redis",
+    available: () => redisAvailable("sdk shared store (Redis)"),
+    start: async (): Promise<RunningBackend> => {
+      const redis = await startRedis();
+      return { connection: { redisPort: redis.port }, stop: () => redis.stop() };
+    },
+  },
+  {
+    name: "Redis Cluster",
+    available: () => redisClusterAvailable("sdk shared store (Redis Cluster)"),
+    start: async (): Promise<RunningBackend> => {
+      const cluster = await startRedisCluster();
+      return { connection: { cluster: cluster.startup }, stop: () => cluster.stop() };
+    },
+  },
+];
+
+describe.each(backends)("one store shares the whole client across processes ($name)", (backend) => {
+  describe.runIf(backend.available())(`redisStore on ${backend.name}`, () => {
+    let store: RunningBackend | undefined;
     let sim: Simulator;
     let seq = 0;
 
     beforeAll(async () => {
-      redis = await startRedis();
+      store = await backend.start();
       sim = await startSimulator({ maxChunkSize: CHUNK, uploadProcessingDelayMs: 5 });
-    });
+    }, CLUSTER_FORM_MS);
     afterAll(async () => {
       await sim?.close();
-      await redis?.stop();
+      await store?.stop();
     });
 
     /** Runs one step in a new process on the shared Redis, with this test's key prefixes. */
@@ -35,7 +65,7 @@ describe.runIf(redisAvailable("sdk shared store"))(
       prefixes: Record<string, string>,
     ): Promise<Record<string, unknown>> {
       const input = {
-        redisPort: redis.port,
+        ...store!.connection,
         apiKey: sim.apiKey,
         externalUserId: sim.externalUserId,
         baseUrl: sim.baseUrl,
@@ -87,5 +117,5 @@ describe.runIf(redisAvailable("sdk shared store"))(
       expect(done["uploadId"]).toBe(part["uploadId"]);
       expect(done["resumedFrom"]).toBeGreaterThanOrEqual(2 * CHUNK);
     });
-  },
-);
+  });
+});

@@ -1,11 +1,14 @@
 // One process of the shared-store proof: a client on `redisStore` (built sdk), doing one step.
 // node test/support/store-process.mjs '<json>'  →  prints one JSON line with what it saw.
+// `cluster` (a startup node list) connects an ioredis Cluster; `redisPort` a single Redis.
 import { createClient } from "@promo-review/sdk";
 import { redisStore } from "@promo-review/sdk/redis";
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 
 const input = JSON.parse(process.argv[2]);
-const redis = new Redis({ host: "127.0.0.1", port: input.redisPort, maxRetriesPerRequest: 1 });
+const redis = input.cluster
+  ? new Cluster(input.cluster, { redisOptions: { maxRetriesPerRequest: 1 } })
+  : new Redis({ host: "127.0.0.1", port: input.redisPort, maxRetriesPerRequest: 1 });
 const client = createClient({
   apiKey: input.apiKey,
   externalUserId: input.externalUserId,
