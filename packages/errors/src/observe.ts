@@ -288,6 +288,8 @@ export interface Observer {
   linkPolled?(poll: LinkPolled): void;
   /** An operation starts waiting for uploads that were not ready. */
   uploadWaited?(wait: UploadWait): void;
+  /** An evaluation was read while an operation waits for its result. */
+  evaluationPolled?(poll: EvaluationPolled): void;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   uploadWaitCallbacks,
   webhookCallbacks,
 } from "@promo-review/errors/telemetry";
+import { evaluationCallbacks } from "./otel-evaluation.js";
 
 export type { MeterProviderLike, TracerProviderLike };
 
@@ -50,5 +51,6 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Observer {
     uploadCallbacks,
     linkCallbacks,
     uploadWaitCallbacks,
+    evaluationCallbacks,
   );
 }

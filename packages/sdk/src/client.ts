@@ -1,14 +1,5 @@
 import { localValidationError } from "@promo-review/errors/internal";
-import {
-  linkCallbacks,
-  type MeterProviderLike,
-  openTelemetryObserver,
-  type TelemetryOptions,
-  type TracedSpan,
-  type TracerProviderLike,
-  uploadCallbacks,
-  webhookCallbacks,
-} from "@promo-review/errors/telemetry";
+import type { Observer } from "@promo-review/errors/observe";
 import {
   type AppInfo,
   createHttpClient,
@@ -35,7 +26,7 @@ import { type BudgetChoice, chooseBudget } from "./shared-budget.js";
 import { SDK_VERSION } from "./version.js";
 
 /** Everything `createClient` takes; any setting left out is read from `PROMO_REVIEW_*` variables. */
-export interface ClientConfig extends SettingsInput, TelemetryOptions {
+export interface ClientConfig extends SettingsInput {
   /** A `fetch` for every request (tests, proxies, instrumentation). Default: the global one. */
   fetch?: typeof fetch | undefined;
   /**
@@ -102,27 +93,15 @@ export interface ClientConfig extends SettingsInput, TelemetryOptions {
   /** The environment to read settings from (default: `process.env` where there is one). */
   env?: Record<string, string | undefined> | undefined;
   /**
-   * OpenTelemetry spans (a `TracerProvider` of `@opentelemetry/sdk-trace-base` or the Node SDK; the
-   * SDK uses only its shape and never imports `@opentelemetry/api`). Every operation is a span
-   * (`promotions.create`, `links.capture`, `uploads.upload`, `reference.channels`, the flows such as
-   * `evaluateAndWait`, `webhooks.verify`), parented on your active span where the provider has a
-   * context manager, with one CLIENT span per HTTP attempt under it (the stable HTTP client
-   * conventions) and the budget's waits. Given to both HTTP clients, the budget it creates and the
-   * webhook verifier. Default: none, and then no span code runs.
+   * What observes every operation of every part (`promotions.create`, `links.capture`,
+   * `uploads.upload`, `reference.channels`, the flows such as `evaluateAndWait`, `webhooks.verify`),
+   * each HTTP attempt, the budget's waits and the webhook outcomes: `openTelemetry({ tracerProvider,
+   * meterProvider, propagateTraceContext })` from `@promo-review/opentelemetry` (installed beside the
+   * SDK), or any `Observer` of `@promo-review/errors/observe`. Given to both HTTP clients, the budget
+   * the client makes, the uploader, link capture and the webhook verifier. Default: none, and then no
+   * observation code runs.
    */
-  tracerProvider?: TracerProviderLike | undefined;
-  /**
-   * OpenTelemetry metrics: `http.client.request.duration` and the SDK's `promo_review.*` instruments
-   * (budget waits, upload throughput, retries, 429s, webhook deliveries). Given where
-   * `tracerProvider` is. Default: none, and then no metric code runs.
-   */
-  meterProvider?: MeterProviderLike | undefined;
-  /**
-   * Send W3C `traceparent` (the attempt's CLIENT span) with each request, to `baseUrl`'s and
-   * `filesUrl`'s origins and `trustedOrigins` only (never to another origin, like the credentials),
-   * so the service's traces join yours. Needs a `tracerProvider`. Default false.
-   */
-  propagateTraceContext?: boolean | undefined;
+  telemetry?: Observer | undefined;
 }
 
 /** The main-API operations, named as in the service's interface. */
@@ -175,16 +154,8 @@ export interface PromoReviewClient {
  */
 export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const settings = resolveSettings(config, config.env);
-  // Each left out when not given: no provider means no span or metric code anywhere.
-  const telemetry: TelemetryOptions = {};
-  if (config.tracerProvider) telemetry.tracerProvider = config.tracerProvider;
-  if (config.meterProvider) telemetry.meterProvider = config.meterProvider;
-  // The verifier, the uploader and link capture take only an observer: the providers become the
-  // OpenTelemetry one here, shared by the three.
-  const observer =
-    telemetry.tracerProvider || telemetry.meterProvider
-      ? openTelemetryObserver(telemetry, webhookCallbacks, uploadCallbacks, linkCallbacks)
-      : undefined;
+  // One observer for every part; without one no observation code runs anywhere.
+  const { telemetry } = config;
   // On the client's store, one budget per key for every process sharing it.
   const budgetChoice = config.rateBudget ?? (config.store && { store: config.store });
   const budget = chooseBudget(budgetChoice, settings.apiKey, settings.baseUrl, telemetry);
@@ -207,8 +178,7 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     timeoutMs: config.timeoutMs || undefined,
     trustedOrigins: config.trustedOrigins,
     retry: config.retry,
-    ...telemetry,
-    propagateTraceContext: config.propagateTraceContext,
+    telemetry,
   };
   const main: HttpClient = createHttpClient({
     ...common,
@@ -223,9 +193,9 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     // The uploader's own warnings (a web storage store that cannot keep entries) go to the same logger.
     logger,
     store: config.resumeStore ?? config.store,
-    telemetry: observer,
+    telemetry,
   });
-  const { http: _main, ...links } = createLinkCapture({ http: main, telemetry: observer });
+  const { http: _main, ...links } = createLinkCapture({ http: main, telemetry });
   const {
     reference,
     http: _http,
@@ -235,18 +205,16 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     validate: config.validate,
     referenceCache: config.referenceCache,
     // A 409 upload_not_ready is waited out on the file service's status, which costs no main-API budget.
-    // Under the creation's span when tracing, as the wait is part of it.
-    // The uploader takes the creation's span as `parentSpan`: the OpenTelemetry observer's handles are its spans.
+    // Under the creation's operation, as the wait is part of it.
     waitForUploads: async (uploadIds, { signal, parent }) => {
-      const parentSpan = parent as unknown as TracedSpan | undefined;
-      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, { signal, parentSpan })));
+      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, { signal, parent })));
     },
   });
   const webhooks = settings.webhookSecret
     ? createWebhookVerifier({
         webhookSecret: settings.webhookSecret,
         store: config.replayStore ?? config.store,
-        telemetry: observer,
+        telemetry,
       })
     : unconfiguredWebhooks();
   const client = {
@@ -267,7 +235,8 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
   const flows = createFlows({
     ...client,
     hasWebhooks: Boolean(settings.webhookSecret),
-    telemetry: main.telemetryFor?.({ name: "@promo-review/sdk", version: SDK_VERSION }),
+    telemetry,
+    redact: main.redact,
   });
   const batch = createBatch({
     uploads,

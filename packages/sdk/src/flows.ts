@@ -1,7 +1,12 @@
 import { TimeoutError } from "@promo-review/errors";
+import type { Redactor } from "@promo-review/errors/internal";
 import { errorFromTransport, isUuid, localValidationError } from "@promo-review/errors/internal";
-import type { ObservedOperation } from "@promo-review/errors/observe";
-import { type OtelAttributes, type Telemetry, type TracedSpan, traced } from "@promo-review/errors/telemetry";
+import {
+  type ObservedOperation,
+  type ObservedValue,
+  type Observer,
+  observed,
+} from "@promo-review/errors/observe";
 import {
   type CallControl,
   callControl,
@@ -34,6 +39,7 @@ import {
   type UploadSource,
 } from "@promo-review/upload-chunker";
 import type { EvaluationCompletedEvent, WebhookVerifier } from "@promo-review/webhook-verify";
+import { SDK_VERSION } from "./version.js";
 
 /**
  * `T` without the keys `K`, keeping its declared fields' modifiers and its openness to extra fields
@@ -145,8 +151,10 @@ export interface FlowParts {
   webhooks: WebhookVerifier;
   /** Whether a webhook secret is configured, so results can arrive by webhook. */
   hasWebhooks: boolean;
-  /** The facade's telemetry (`undefined` without a provider): each flow is an operation span. */
-  telemetry?: Telemetry | undefined;
+  /** The facade's observer (its `telemetry` option): each flow is an operation on it. */
+  telemetry?: Observer | undefined;
+  /** The client's redactor, which the observer passes every string it keeps through. */
+  redact: Redactor;
 }
 
 function fileFormatOf(source: UploadSource, options: FileOptions) {
@@ -171,11 +179,11 @@ function fileFormatOf(source: UploadSource, options: FileOptions) {
   return format;
 }
 
-/** The upload step's options, under the flow's span. */
-function uploadOptions(options: FileOptions, span: TracedSpan | undefined) {
+/** The upload step's options, under the flow's operation. */
+function uploadOptions(options: FileOptions, operation: ObservedOperation | undefined) {
   return {
     ...callControl(options),
-    parentSpan: span,
+    parent: operation,
     fileName: options.fileName,
     contentType: options.contentType,
     size: options.size,
@@ -186,60 +194,55 @@ function uploadOptions(options: FileOptions, span: TracedSpan | undefined) {
 }
 
 /**
- * A step's options: the flow's signal and per-call controls, and the flow's span as the step's parent
- * (set explicitly: it works where no context manager carries the active span, as in Workers).
+ * A step's options: the flow's signal and per-call controls, and the flow's operation as the step's
+ * parent (handed on explicitly: it works where no context manager carries the active span, as in Workers).
  */
-const stepOf = (options: { signal?: AbortSignal | undefined } & CallControl, span?: TracedSpan) => ({
+const stepOf = (
+  options: { signal?: AbortSignal | undefined } & CallControl,
+  operation?: ObservedOperation,
+) => ({
   ...callControl(options),
   signal: options.signal,
-  parentSpan: span,
-  parent: asParent(span),
+  parent: operation,
 });
 
 /**
- * The flow's span as the parent of the promotions client's operations, which take the handle of the
- * `telemetry` observer's operation: the OpenTelemetry observer's handles are its spans.
+ * The `promotionId` and `versionId` details of `evaluateAndWait`, each only when it is a uuid (ids
+ * are not secrets, but a value passed by mistake never reaches an observer). The other flows' steps
+ * carry their own ids.
  */
-const asParent = (span: TracedSpan | undefined) => span as unknown as ObservedOperation | undefined;
-
-/**
- * `promo_review.promotion_id` and `version_id` of `evaluateAndWait`, each only when it is a uuid (ids
- * are not secrets, but a value passed by mistake never reaches a span). The other flows' steps carry
- * their own ids.
- */
-const idAttributes = (promotionId: unknown, versionId?: unknown): OtelAttributes => ({
-  "promo_review.promotion_id": isUuid(promotionId) ? promotionId : undefined,
-  "promo_review.version_id": isUuid(versionId) ? versionId : undefined,
+const idDetails = (promotionId: unknown, versionId?: unknown): Record<string, ObservedValue> => ({
+  promotionId: isUuid(promotionId) ? promotionId : undefined,
+  versionId: isUuid(versionId) ? versionId : undefined,
 });
 
-/** Builds the flows over the client's parts. Each flow is an operation span named for its method. */
+const source = { name: "@promo-review/sdk", version: SDK_VERSION };
+
+/** Builds the flows over the client's parts. Each flow is an operation named for its method. */
 export function createFlows(parts: FlowParts): Flows {
-  const { uploads, links, promotions, telemetry } = parts;
-  /** Runs `work` as operation `name`, under the caller's active span; its steps are its children. */
-  const run = <T>(
-    name: string,
-    attributes: OtelAttributes,
-    work: (span: TracedSpan | undefined) => Promise<T>,
-  ) => traced(telemetry, name, attributes, work);
+  const { uploads, links, promotions, telemetry, redact } = parts;
+  /** Runs `work` as operation `name` (under the caller's active span, for a tracing observer); its steps are its children. */
+  const run = <T>(name: string, work: (operation: ObservedOperation | undefined) => Promise<T>) =>
+    observed(telemetry, { name, source, redact }, work);
 
   return {
     createFromFile: (source, options) =>
-      run("createFromFile", {}, async (span) => {
+      run("createFromFile", async (operation) => {
         // The type is checked before any byte moves: an unsupported file fails here, not after uploading.
         const fileFormat = fileFormatOf(source, options);
-        const upload = await uploads.upload(source, uploadOptions(options, span));
+        const upload = await uploads.upload(source, uploadOptions(options, operation));
         const promotion = await promotions.create(
           { ...options.promotion, fileFormat, uploadIds: [upload.uploadId] },
-          stepOf(options, span),
+          stepOf(options, operation),
         );
         return { promotion, upload };
       }),
 
     createFromLink: (url, options) =>
-      run("createFromLink", {}, async (span) => {
+      run("createFromLink", async (operation) => {
         const capture = await links.capture(url, {
           designFrameId: options.designFrameId || undefined, // an empty id is no frame
-          ...stepOf(options, span),
+          ...stepOf(options, operation),
         });
         const promotion = await promotions.create(
           {
@@ -248,43 +251,51 @@ export function createFlows(parts: FlowParts): Flows {
             fileFormat: capture.fileFormat,
             uploadIds: [capture.uploadId],
           },
-          stepOf(options, span),
+          stepOf(options, operation),
         );
         return { promotion, capture };
       }),
 
     createFromText: (content, options) =>
-      run("createFromText", {}, async (span) => {
+      run("createFromText", async (operation) => {
         const promotion = await promotions.create(
           { ...options.promotion, fileFormat: "text", content },
-          stepOf(options, span),
+          stepOf(options, operation),
         );
         return promotion;
       }),
 
     addVersionFromFile: (promotionId, source, options) =>
-      run("addVersionFromFile", {}, async (span) => {
+      run("addVersionFromFile", async (operation) => {
         // Checked before any byte moves: a bad id fails here, not after uploading the file.
         validateId(promotionId, "promotionId");
         const fileFormat = fileFormatOf(source, options);
-        const upload = await uploads.upload(source, uploadOptions(options, span));
+        const upload = await uploads.upload(source, uploadOptions(options, operation));
         const version = await promotions.createVersion(
           promotionId,
           { ...options.version, fileFormat, uploadIds: [upload.uploadId] },
-          stepOf(options, span),
+          stepOf(options, operation),
         );
         return { version, upload };
       }),
 
     submitLatestAndDecide: (promotionId, options = {}) =>
-      run("submitLatestAndDecide", {}, async (span) => {
-        const submitted = await promotions.submitLatest(promotionId, options.body, stepOf(options, span));
-        const decision = await promotions.decision(promotionId, submitted.versionId, stepOf(options, span));
+      run("submitLatestAndDecide", async (operation) => {
+        const submitted = await promotions.submitLatest(
+          promotionId,
+          options.body,
+          stepOf(options, operation),
+        );
+        const decision = await promotions.decision(
+          promotionId,
+          submitted.versionId,
+          stepOf(options, operation),
+        );
         return { submitted, decision };
       }),
 
     evaluateAndWait: (promotionId, options = {}) =>
-      run("evaluateAndWait", {}, (span) => evaluateAndWait(parts, promotionId, options, span)),
+      run("evaluateAndWait", (operation) => evaluateAndWait(parts, promotionId, options, operation)),
   };
 }
 
@@ -345,14 +356,14 @@ function listenForResult(parts: FlowParts, ids: { promotionId: string; versionId
 
 /**
  * Reads the evaluation, after `pollAfterMs`, until it is no longer `processing`. Each read is a
- * `promotions.evaluation` span under `span` and a `promo_review.evaluation.poll` event on it.
+ * `promotions.evaluation` operation under `operation`, and told to the observer as a poll of it.
  */
 async function pollForResult(
   parts: FlowParts,
   ids: { promotionId: string; versionId: string },
   started: Started,
   options: EvaluateAndWaitOptions & { signal: AbortSignal },
-  span: TracedSpan | undefined,
+  operation: ObservedOperation | undefined,
 ): Promise<EvaluationOutcome> {
   const { signal } = options;
   await sleep(options.pollAfterMs ?? (parts.hasWebhooks ? 60_000 : 0), signal);
@@ -363,12 +374,9 @@ async function pollForResult(
       const record = await parts.promotions.evaluation(ids.promotionId, ids.versionId, started.evaluationId, {
         signal,
         correlationId: started.correlationId,
-        parent: asParent(span),
+        parent: operation,
       });
-      span?.event("promo_review.evaluation.poll", {
-        "promo_review.evaluation.poll.attempt": ++attempt,
-        "promo_review.evaluation.status": record.status,
-      });
+      parts.telemetry?.evaluationPolled?.({ parent: operation, attempt: ++attempt, status: record.status });
       if (record.status === "processing") return { done: false };
       return { done: true, value: outcomeOf(started, ids, record, "poll") };
     },
@@ -408,15 +416,17 @@ async function evaluateAndWait(
   parts: FlowParts,
   promotionId: string,
   options: EvaluateAndWaitOptions,
-  span: TracedSpan | undefined,
+  operation: ObservedOperation | undefined,
 ): Promise<EvaluationOutcome> {
   // Only `undefined` means "the latest version": any other value (null from JavaScript, a typo) is
   // refused here, before a request reads the latest version in its place.
-  span?.set(idAttributes(promotionId, options.versionId));
+  const detailed = (details: Record<string, ObservedValue>) =>
+    operation && parts.telemetry?.operationDetailed?.(operation, details);
+  detailed(idDetails(promotionId, options.versionId));
   if (options.versionId !== undefined) validateId(options.versionId, "versionId");
-  const step = { signal: options.signal, parent: asParent(span) };
+  const step = { signal: options.signal, parent: operation };
   const versionId = options.versionId ?? (await parts.promotions.get(promotionId, step)).latestVersionId;
-  span?.set(idAttributes(promotionId, versionId));
+  detailed(idDetails(promotionId, versionId));
   const ids = { promotionId, versionId };
   const timeoutMs = options.timeoutMs ?? 600_000;
   // Aborted by the caller, by the deadline, or once the wait is over (the poller then stops).
@@ -427,17 +437,14 @@ async function evaluateAndWait(
   const webhook = listenForResult(parts, ids);
   try {
     const started = await parts.promotions.evaluate(promotionId, versionId, step);
-    span?.set({ "promo_review.evaluation_id": started.evaluationId });
+    detailed({ evaluationId: started.evaluationId });
     deadline.start();
     const ended = endOf(deadline, started, options, timeoutMs);
-    const byPolling = pollForResult(parts, ids, started, { ...options, signal: deadline.signal }, span);
+    const byPolling = pollForResult(parts, ids, started, { ...options, signal: deadline.signal }, operation);
     // The poller's own abort (when the webhook wins) must not surface as an unhandled rejection.
     byPolling.catch(() => {});
     const outcome = await Promise.race([ended, webhook.result(started), byPolling]);
-    span?.set({
-      "promo_review.evaluation.via": outcome.via,
-      "promo_review.evaluation.status": outcome.status,
-    });
+    detailed({ "evaluation.via": outcome.via, "evaluation.status": outcome.status });
     return outcome;
   } finally {
     deadline.clear();

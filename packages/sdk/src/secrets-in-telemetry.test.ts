@@ -4,6 +4,7 @@
  * and against the simulator, and every string the providers recorded (span names, attributes, event
  * attributes, status messages, metric attributes) is read for each configured secret.
  */
+import { openTelemetry } from "@promo-review/opentelemetry";
 import { startSimulator } from "@promo-review/simulator";
 import { sign } from "@promo-review/webhook-verify";
 import { afterEach, describe, expect, it } from "vitest";
@@ -40,9 +41,7 @@ describe("a service that echoes the key into every answer: no span, event or met
         webhookSecret: WEBHOOK_SECRET,
         rateBudget: false,
         env: {},
-        tracerProvider,
-        meterProvider,
-        propagateTraceContext: true,
+        telemetry: openTelemetry({ tracerProvider, meterProvider, propagateTraceContext: true }),
       });
       await client.reference.channels();
       await client.reference.jurisdictions().catch(() => undefined);
@@ -72,7 +71,9 @@ describe("a service that echoes the key into every answer: no span, event or met
 describe("the simulator, end to end: every operation's telemetry is free of the key and the webhook secret", () => {
   it("create, upload, link capture, decision, and a genuine webhook delivery", async () => {
     const { tracerProvider, meterProvider } = recording;
-    const client = clientFor(sim(), { tracerProvider, meterProvider, propagateTraceContext: true });
+    const client = clientFor(sim(), {
+      telemetry: openTelemetry({ tracerProvider, meterProvider, propagateTraceContext: true }),
+    });
     const upload = await client.uploads.upload(new Uint8Array(300 * 1024).fill(7), {
       fileName: "creative.pdf",
       contentType: "application/pdf",

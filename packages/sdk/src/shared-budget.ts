@@ -1,4 +1,4 @@
-import type { TelemetryOptions } from "@promo-review/errors/telemetry";
+import type { Observer } from "@promo-review/errors/observe";
 import {
   createRateBudget,
   keyIdOf,
@@ -17,26 +17,26 @@ const REGISTRY = Symbol.for("@promo-review/sdk.shared-budgets");
  * spend 60 a minute). It lives on `globalThis` under a registered symbol, created on first use, so two
  * copies of the SDK share it too. A budget passed in is used as it is; options make a private budget
  * (for a Redis store, say, which is shared through Redis); `false` turns budgeting off. A budget made
- * here gets the client's `telemetry` providers (the shared one, those of the first client to make it).
+ * here gets the client's `telemetry` observer (the shared one, that of the first client to make it).
  */
 export function chooseBudget(
   choice: BudgetChoice,
   apiKey: string,
   baseUrl: string,
-  telemetry: TelemetryOptions = {},
+  telemetry?: Observer,
 ): RateBudget | undefined {
   if (choice === false) return undefined;
   const keyId = keyIdOf(apiKey);
   if (choice && "acquire" in choice) return choice;
-  // The client's providers, unless the budget's own options name theirs.
-  if (choice) return createRateBudget({ ...telemetry, ...choice, baseUrl, keyId: choice.keyId ?? keyId });
+  // The client's observer, unless the budget's own options name theirs.
+  if (choice) return createRateBudget({ telemetry, ...choice, baseUrl, keyId: choice.keyId ?? keyId });
   const holder = globalThis as { [REGISTRY]?: Map<string, RateBudget> };
   holder[REGISTRY] ??= new Map();
   const id = `${keyId} ${new URL(baseUrl).origin}`;
   let budget = holder[REGISTRY].get(id);
   if (!budget) {
-    // Shared by every client of the key: it reports to the providers of the client that made it.
-    budget = createRateBudget({ ...telemetry, baseUrl, keyId });
+    // Shared by every client of the key: it reports to the observer of the client that made it.
+    budget = createRateBudget({ telemetry, baseUrl, keyId });
     holder[REGISTRY].set(id, budget);
   }
   return budget;

@@ -1,11 +1,12 @@
 /**
- * OpenTelemetry through the facade: `createClient({ tracerProvider, meterProvider,
- * propagateTraceContext })` reaches both HTTP clients, the budget it makes and the webhook verifier;
+ * OpenTelemetry through the facade: `createClient({ telemetry: openTelemetry({ tracerProvider,
+ * meterProvider, propagateTraceContext }) })` reaches both HTTP clients, the budget it makes and the webhook verifier;
  * each flow is an operation span with the package operations as its children. Real HTTP against the
  * simulator, recorded by OpenTelemetry's own SDK.
  */
 import { trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { type OpenTelemetryOptions, openTelemetry } from "@promo-review/opentelemetry";
 import { startSimulator } from "@promo-review/simulator";
 import { sign } from "@promo-review/webhook-verify";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -30,8 +31,19 @@ const INTERNAL = 0;
 const CLIENT = 2;
 const ERROR = 2;
 
-const traced = (config: ClientConfig = {}) =>
-  clientFor(sim(), { tracerProvider: otel.tracerProvider, meterProvider: otel.meterProvider, ...config });
+/** A client of the simulator reporting to the recording providers through the adapter. */
+const traced = (
+  config: ClientConfig = {},
+  adapter: Pick<OpenTelemetryOptions, "propagateTraceContext"> = {},
+) =>
+  clientFor(sim(), {
+    telemetry: openTelemetry({
+      tracerProvider: otel.tracerProvider,
+      meterProvider: otel.meterProvider,
+      ...adapter,
+    }),
+    ...config,
+  });
 
 function only(name: string): ReadableSpan {
   const spans = otel.spansNamed(name);
@@ -263,7 +275,7 @@ describe("the budget the facade makes and its webhook verifier report to the sam
 
 describe("propagateTraceContext: traceparent only when asked", () => {
   it("with it, each request carries its CLIENT span's traceparent; without it, none", async () => {
-    await traced({ propagateTraceContext: true }).reference.channels();
+    await traced({}, { propagateTraceContext: true }).reference.channels();
     const [sent] = otel.spansNamed("GET /v1/channels");
     const { traceId, spanId } = sent!.spanContext();
     expect(
