@@ -26,7 +26,7 @@ const tracing = await startTracing({
   commands: buildProgram(io).commands.map((command) => command.name()),
   version: VERSION,
 });
-const code = await tracing.around(() => run(argv, { ...io, ...tracing.telemetry }));
+const code = await tracing.around(() => run(argv, { ...io, telemetry: tracing.telemetry }));
 process.exitCode = code;
 process.off("SIGINT", onSignal);
 process.off("SIGTERM", onSignal);

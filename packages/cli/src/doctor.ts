@@ -3,7 +3,7 @@
  * with what to do. Every check is independent: one failing does not hide the others.
  */
 
-import type { TelemetryOptions } from "@promo-review/errors/telemetry";
+import type { Observer } from "@promo-review/errors/observe";
 import { createHttpClient, type HttpClient, type HttpResult } from "@promo-review/http";
 import {
   ENVIRONMENT_VARIABLES,
@@ -52,8 +52,8 @@ export interface DoctorInput {
   fetch?: typeof fetch;
   /** Where the OpenTelemetry SDK is looked for first (default: `process.cwd()`). */
   cwd?: string;
-  /** The run's OpenTelemetry providers: doctor's own requests are traced too. */
-  telemetry?: TelemetryOptions;
+  /** The run's observer (OpenTelemetry's, when the `OTEL_*` variables ask): doctor's own requests are traced too. */
+  telemetry?: Observer | undefined;
 }
 
 type SettingName = keyof typeof SETTING_FLAGS;
@@ -383,7 +383,7 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
       retry: false,
       timeoutMs: 15_000,
       fetch: input.fetch,
-      ...input.telemetry,
+      telemetry: input.telemetry,
     });
 
   let keyOk = false;

@@ -3,7 +3,7 @@
  * whole command in-process with captured output, their own environment and their own stop signal.
  */
 
-import type { TelemetryOptions } from "@promo-review/errors/telemetry";
+import type { Observer } from "@promo-review/errors/observe";
 
 /** Where text goes: `process.stdout`/`process.stderr`, or a capture in tests. */
 export interface CliStream {
@@ -22,11 +22,13 @@ export interface CliStream {
 }
 
 /**
- * The process around one run of the command. `tracerProvider` and `meterProvider` (OpenTelemetry's,
- * optional) go to every client the command makes; the bin passes the ones of the user's
+ * The process around one run of the command. `telemetry` (an observer, optional) goes to every client
+ * the command makes; the bin passes `openTelemetry(...)` over the providers of the user's
  * `@opentelemetry/sdk-node` when the `OTEL_*` variables ask for tracing.
  */
-export interface CliIo extends TelemetryOptions {
+export interface CliIo {
+  /** What observes every client the command makes; none by default, and then no observation code runs. */
+  telemetry?: Observer | undefined;
   /** Results: human text, or JSON with `--json`. */
   stdout: CliStream;
   /** Errors, progress bars and, with `--json`, notes. */
@@ -45,14 +47,11 @@ export interface CliIo extends TelemetryOptions {
 }
 
 /**
- * The io's OpenTelemetry providers, for a client's options: only those given, so that a client with
- * none runs no span or metric code at all.
+ * The io's observer, for a client's options: no `telemetry` key at all without one, so that a client
+ * with none runs no observation code.
  */
-export function telemetryOf(io: TelemetryOptions): TelemetryOptions {
-  const telemetry: TelemetryOptions = {};
-  if (io.tracerProvider) telemetry.tracerProvider = io.tracerProvider;
-  if (io.meterProvider) telemetry.meterProvider = io.meterProvider;
-  return telemetry;
+export function telemetryOf(io: Pick<CliIo, "telemetry">): { telemetry?: Observer } {
+  return io.telemetry ? { telemetry: io.telemetry } : {};
 }
 
 /** Resolves once `signal` aborts (never, without one). */

@@ -4,7 +4,7 @@
  * variable, before anything is sent.
  */
 
-import type { TelemetryOptions } from "@promo-review/errors/telemetry";
+import type { Observer } from "@promo-review/errors/observe";
 import {
   createClient,
   ENVIRONMENT_VARIABLES,
@@ -150,7 +150,7 @@ export function requireSettings(
 export function clientFrom(
   options: GlobalOptions,
   env: Environment,
-  extra: { fetch?: typeof fetch; resumeStore?: ResumeStore } & TelemetryOptions = {},
+  extra: { fetch?: typeof fetch; resumeStore?: ResumeStore; telemetry?: Observer } = {},
 ): PromoReviewClient {
   return createClient({ ...requireSettings(options, env), env, ...extra });
 }

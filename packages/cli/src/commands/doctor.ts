@@ -4,7 +4,7 @@ import { colorsFor } from "../colors.js";
 import { contextOf, example } from "../context.js";
 import { type Check, diagnose, doctorExitCode } from "../doctor.js";
 import { ReportedExit } from "../exit-codes.js";
-import { type CliIo, telemetryOf } from "../io.js";
+import type { CliIo } from "../io.js";
 import { drawsOn, waitSpinner } from "../spinner.js";
 
 /** The human lines of a diagnosis, coloured when stdout takes colour. */
@@ -56,7 +56,7 @@ export function registerDoctor(program: Command, io: CliIo): void {
         env: ctx.env,
         now: io.now ?? Date.now,
         cwd: io.cwd ?? process.cwd(),
-        telemetry: telemetryOf(io),
+        telemetry: io.telemetry,
         ...ctx.signal,
       }).finally(() => spinner.stop());
       const exitCode = doctorExitCode(checks);

@@ -5,7 +5,8 @@
  * process exits, within {@link FLUSH_DEADLINE_MS}. Not installed: a one-line notice, and the command
  * runs untraced.
  */
-import type { TelemetryOptions } from "@promo-review/errors/telemetry";
+import type { Observer } from "@promo-review/errors/observe";
+import { type MeterProviderLike, openTelemetry, type TracerProviderLike } from "@promo-review/opentelemetry";
 import { findOtelSdk, OTEL_SDK_INSTALL, OTEL_SDK_PACKAGE, sdkSearchRoots } from "./find-sdk.js";
 import { otelRequest } from "./otel-env.js";
 import { type StartedSdk, startOtelSdk } from "./start-sdk.js";
@@ -18,8 +19,10 @@ export const CLI_SCOPE = "@promo-review/cli";
 
 /** One run's tracing. */
 export interface CliTracing {
-  /** The providers for the SDK's clients: empty when tracing is off. */
-  telemetry: TelemetryOptions;
+  /** The providers the user's OpenTelemetry SDK gave (those it exports to): empty when tracing is off. */
+  providers: { tracerProvider?: TracerProviderLike; meterProvider?: MeterProviderLike };
+  /** The observer for the command's clients, `openTelemetry(...)` over `providers`: none when tracing is off. */
+  telemetry: Observer | undefined;
   /** Runs the command (`work`) inside its span, when tracing is on. */
   around(work: () => Promise<number>): Promise<number>;
   /** Flushes and stops the SDK; `false` when that missed the deadline (the caller then exits anyway). */
@@ -64,7 +67,8 @@ export function commandOf(argv: readonly string[], commands: readonly string[]):
 }
 
 const OFF: CliTracing = {
-  telemetry: {},
+  providers: {},
+  telemetry: undefined,
   around: (work) => work(),
   shutdown: async () => true,
 };
@@ -92,11 +96,13 @@ export async function startTracing(start: TracingStart): Promise<CliTracing> {
     return OFF;
   }
   const command = commandOf(start.argv, start.commands);
+  const providers = {
+    ...(sdk.tracerProvider ? { tracerProvider: sdk.tracerProvider } : {}),
+    ...(sdk.meterProvider ? { meterProvider: sdk.meterProvider } : {}),
+  };
   return {
-    telemetry: {
-      ...(sdk.tracerProvider ? { tracerProvider: sdk.tracerProvider } : {}),
-      ...(sdk.meterProvider ? { meterProvider: sdk.meterProvider } : {}),
-    },
+    providers,
+    telemetry: openTelemetry(providers),
     around(work) {
       if (!sdk.tracerProvider) return work();
       const tracer = sdk.api.trace.getTracer(CLI_SCOPE, start.version);

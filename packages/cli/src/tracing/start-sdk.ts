@@ -5,7 +5,7 @@
  * and the service name `promo-review` when the variables name none.
  */
 import { pathToFileURL } from "node:url";
-import type { MeterProviderLike, TracerProviderLike } from "@promo-review/errors/telemetry";
+import type { MeterProviderLike, TracerProviderLike } from "@promo-review/opentelemetry";
 import type { FoundSdk } from "./find-sdk.js";
 import type { OtelRequest } from "./otel-env.js";
 

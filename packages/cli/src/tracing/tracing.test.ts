@@ -6,6 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openTelemetry } from "@promo-review/opentelemetry";
 import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordingTelemetry } from "../../../../testing/otel.ts";
@@ -279,10 +280,15 @@ describe("OTEL_* set but the SDK not installed: a one-line notice, and the comma
   });
 });
 
-describe("in-process, the io's providers go to every client the command makes", () => {
+describe("in-process, the io's observer goes to every client the command makes", () => {
   it("a subcommand, doctor and the demo report to them, with no secret in any span or metric", async () => {
     const recording = recordingTelemetry();
-    const providers = { tracerProvider: recording.tracerProvider, meterProvider: recording.meterProvider };
+    const providers = {
+      telemetry: openTelemetry({
+        tracerProvider: recording.tracerProvider,
+        meterProvider: recording.meterProvider,
+      }),
+    };
     try {
       const channels = captureIo(simulatorEnv(sim));
       expect(await run(["channels", "--json"], { ...channels.io, ...providers })).toBe(EXIT.ok);
@@ -408,9 +414,11 @@ describe("startTracing in this process, as the bin calls it", () => {
         commands: ["channels"],
         version: "0.0.0-test",
       });
-      expect(Object.keys(tracing.telemetry)).toEqual(["tracerProvider"]); // metrics: none
+      expect(Object.keys(tracing.providers)).toEqual(["tracerProvider"]); // metrics: none
       const captured = captureIo(simulatorEnv(sim));
-      expect(await tracing.around(() => run(argv, { ...captured.io, ...tracing.telemetry }))).toBe(EXIT.ok);
+      expect(await tracing.around(() => run(argv, { ...captured.io, telemetry: tracing.telemetry }))).toBe(
+        EXIT.ok,
+      );
       expect(await tracing.shutdown()).toBe(true);
       const spans = receiver.spans();
       const root = spans.find((span) => span.name === "promo-review channels")!;
