@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry, as a user of the facade wires it in this runtime: a `BasicTracerProvider` and a
- * `MeterProvider` from the OpenTelemetry SDK, built by the user's code and passed to `createClient`.
- * The SDK's packages themselves import nothing of OpenTelemetry (`telemetry.test.ts` checks the bundle).
+ * `MeterProvider` from the OpenTelemetry SDK, built by the user's code, given to the adapter
+ * (`openTelemetry(...)` of `@promo-review/opentelemetry`) and passed to `createClient` as `telemetry`.
+ * The SDK's packages themselves import nothing of OpenTelemetry (`telemetry-imports.test.ts` checks).
  */
 import {
   AggregationTemporality,
@@ -14,6 +15,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
+import { openTelemetry } from "@promo-review/opentelemetry";
 import { createClient } from "@promo-review/sdk";
 import { runtimeFingerprint, type ScenarioInput, type ScenarioOutput } from "./types.ts";
 
@@ -31,9 +33,7 @@ export async function run({ sim }: ScenarioInput): Promise<ScenarioOutput> {
     externalUserId: sim.externalUserId,
     baseUrl: sim.baseUrl,
     filesUrl: sim.filesUrl,
-    tracerProvider,
-    meterProvider,
-    propagateTraceContext: true,
+    telemetry: openTelemetry({ tracerProvider, meterProvider, propagateTraceContext: true }),
   });
   try {
     const created = await client.promotions.create({
