@@ -4,7 +4,6 @@
  * @packageDocumentation
  */
 import type { ObservedOperation } from "@promo-review/errors/observe";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
 
 /** A request as a budget sees it: its method and absolute URL. */
 export interface BudgetedRequest {
@@ -42,7 +41,7 @@ export interface RequestBudget {
        * The operation waiting (its handle from the client's `telemetry`), under which a budget that
        * reports its waits reports this one.
        */
-      operation?: ObservedOperation | TracedSpan | undefined;
+      operation?: ObservedOperation | undefined;
     },
   ): Promise<BudgetAdmission>;
   /** Learns from a 429 answer (its `Retry-After` or `retry_info` pauses the budget); other answers are ignored. */

@@ -78,9 +78,6 @@ const PASSED = [
   "budget",
   "retry",
   "telemetry",
-  "tracerProvider",
-  "meterProvider",
-  "propagateTraceContext",
 ] as const satisfies readonly (keyof HttpClientSource)[];
 
 // Fails to compile when an option is added to HttpClientSource but not to PASSED.

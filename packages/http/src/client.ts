@@ -8,14 +8,6 @@
 import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, redactorFor } from "@promo-review/errors/internal";
 import type { AttemptObserver, ObservedOperation, Observer } from "@promo-review/errors/observe";
-import {
-  openTelemetryObserver,
-  type Telemetry,
-  type TelemetryOptions,
-  type TracedSpan,
-  telemetryFrom,
-  uploadWaitCallbacks,
-} from "@promo-review/errors/telemetry";
 import { platformStreamFetch } from "#stream-fetch";
 import { type AttemptRequest, attempt, type ExpectedStatuses, isStream, type Transport } from "./attempt.js";
 import type { RequestBudget } from "./budget.js";
@@ -37,7 +29,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10_000;
 
 /** How an {@link HttpClient} talks to one of the two services, apart from the credentials. */
-export interface ConnectionOptions extends TelemetryOptions {
+export interface ConnectionOptions {
   /** The service's base URL (main API `{base_url}` or file service `{files_url}`). */
   baseUrl: string;
   /**
@@ -98,14 +90,6 @@ export interface ConnectionOptions extends TelemetryOptions {
    * configured origins. Default: none, and nothing is observed but through `hooks` and `logger`.
    */
   telemetry?: Observer | undefined;
-  /**
-   * Send W3C `traceparent` (the attempt's span) with each request to the configured origins (never to
-   * another), so that the service's traces join the caller's. Needs a `tracerProvider`. In a browser
-   * the service's CORS preflight must allow `traceparent`, or the browser refuses the request.
-   * Default false.
-   * @deprecated Pass `telemetry: openTelemetry({ tracerProvider, propagateTraceContext: true })`.
-   */
-  propagateTraceContext?: boolean | undefined;
 }
 
 /** Everything `createHttpClient` takes: the connection and, flat beside it, the credentials. */
@@ -148,10 +132,10 @@ export interface RequestOptions {
   /** The operation the request belongs to, as the client's `telemetry` started it. */
   parent?: ObservedOperation | undefined;
   /**
-   * The operation span (from `telemetryFor(...)`) each attempt's CLIENT span is a child of.
-   * @deprecated Pass `parent`, the handle of the `telemetry` observer's operation.
+   * Ignored: the older operation span, which no client reads any more.
+   * @deprecated Pass `parent`. Kept, as a type only, until upload-chunker's tests stop naming it.
    */
-  operation?: TracedSpan | undefined;
+  operation?: unknown;
   /**
    * The path's template as the spec writes it (`/v1/promotions/{promotionId}/versions`): the CLIENT
    * span's name (`POST /v1/promotions/{promotionId}/versions`) and `url.template`. Default: the path
@@ -192,12 +176,10 @@ export interface HttpClient {
    */
   readonly redact: Redactor;
   /**
-   * The telemetry of a package built on this client (`{ name: "@promo-review/link-capture", version }`):
-   * the client's `tracerProvider` and `meterProvider` under that instrumentation scope, strings
-   * redacted by this client. `undefined` when the client was given neither provider. Optional, so
-   * that an `HttpClient` a user wrote (a wrapper, a test double) needs no change.
+   * Never present on a client of this package any more (the packages publish to `telemetry`).
+   * @deprecated Kept, as a type only, until upload-chunker's tests stop naming it.
    */
-  telemetryFor?(scope: { name: string; version: string }): Telemetry | undefined;
+  telemetryFor?(scope: { name: string; version: string }): undefined;
   /**
    * The observer this client publishes to (its `telemetry` option), which the packages built on it
    * publish their operations to as well: a client shared by several packages carries it to each.
@@ -248,18 +230,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return url;
   };
 
-  const telemetries = new Map<string, Telemetry | undefined>();
-  const telemetryFor = ({ name, version }: { name: string; version: string }) => {
-    if (!telemetries.has(name)) telemetries.set(name, telemetryFrom(options, { name, version, redact }));
-    return telemetries.get(name);
-  };
-  // The caller's hooks and logger, and the client's telemetry (the providers given the old way are
-  // turned into the same observer): without any of them no observation code runs.
-  const telemetry =
-    options.telemetry ??
-    (options.tracerProvider || options.meterProvider
-      ? openTelemetryObserver(options, uploadWaitCallbacks)
-      : undefined);
+  // The caller's hooks and logger, and the client's telemetry: without any of them no observation code runs.
+  const { telemetry } = options;
   const observer = bothObservers(
     hooksObserver({ hooks: options.hooks, logger: options.logger, redact }),
     telemetry,
@@ -270,7 +242,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     baseUrl: options.baseUrl,
     url: (path) => resolve(path, "GET"),
     redact,
-    telemetryFor,
     telemetry,
     async request<T>(path: string, request: RequestOptions = {}): Promise<HttpResult<T>> {
       const method = (request.method ?? "GET").toUpperCase();
@@ -290,7 +261,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         idleTimeoutMs: request.idleTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
         minBytesPerSecond: request.minBytesPerSecond ?? options.minBytesPerSecond ?? 0,
       };
-      const parent = request.parent ?? (request.operation as ObservedOperation | undefined);
+      const { parent } = request;
       const observation = observer?.requestStarted?.({
         source,
         redact,

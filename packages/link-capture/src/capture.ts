@@ -33,7 +33,7 @@ import {
   frameTooLarge,
 } from "./frames.js";
 import { linkKind, nodeIdOf, parseLink } from "./link-kind.js";
-import { linkOrigin, parentOf } from "./observation.js";
+import { linkOrigin } from "./observation.js";
 import { ImportPoll, type PollPacing } from "./poll.js";
 import type { CaptureResponse, FileFormat, ImportPollState, WaitOptions } from "./types.js";
 
@@ -41,11 +41,10 @@ import type { CaptureResponse, FileFormat, ImportPollState, WaitOptions } from "
  * How to reach the main API, and how patient to be: a ready `http` client (the facade shares one), or
  * `baseUrl` with the flat credentials (`apiKey`, `externalUserId`, `externalUserEmail`) and the
  * connection options of `@promo-review/http` (`fetch`, `retry`, `trustedOrigins`, `hooks`, `logger`,
- * `appInfo`, and a rate `budget`), all unused when `http` is given. The OpenTelemetry providers are
- * not among them: pass `telemetry: openTelemetry({ tracerProvider, meterProvider })` instead.
+ * `appInfo`, and a rate `budget`), all unused when `http` is given. What happens is
+ * observed through `telemetry`.
  */
-export interface LinkCaptureOptions
-  extends Omit<HttpClientSource, "tracerProvider" | "meterProvider" | "propagateTraceContext"> {
+export interface LinkCaptureOptions extends HttpClientSource {
   /**
    * What observes every capture, import, wait and frame discovery (and, for a client made here, every
    * request): `openTelemetry({ tracerProvider, meterProvider })` from `@promo-review/opentelemetry`, or
@@ -102,8 +101,8 @@ export interface LinkCapture {
   /** Carries on a poll saved with `poll.toJSON()`; `pollTimeoutMs` sets a new deadline from now. */
   resumePoll(state: ImportPollState, options?: { pollTimeoutMs?: number }): ImportPoll;
   /**
-   * Lists the frames of a design file (POST /v1/links/design/frames). With a `tracerProvider` it is
-   * operation `links.discoverFrames` (inside `links.capture` when a capture asks for it).
+   * Lists the frames of a design file (POST /v1/links/design/frames). It is operation
+   * `links.discoverFrames` (inside `links.capture` when a capture asks for it).
    */
   discoverFrames(url: string, options?: DiscoverOptions): Promise<WithResponse<FrameDiscovery>>;
   /** The main-API client in use. */
@@ -315,7 +314,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
   return {
     http,
     capture: (url, o = {}) =>
-      operation(settings, "links.capture", parentOf(o), async (op) => {
+      operation(settings, "links.capture", o.parent, async (op) => {
         const poll = await start(settings, url, o, op, true);
         if (poll.result) {
           o.onStatus?.({ type: "completed", result: poll.result });
@@ -324,12 +323,12 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
         return poll.wait(o);
       }),
     startImport: (url, o = {}) =>
-      operation(settings, "links.startImport", parentOf(o), (op) => start(settings, url, o, op)),
+      operation(settings, "links.startImport", o.parent, (op) => start(settings, url, o, op)),
     resumePoll(state, o = {}) {
       const deadline = o.pollTimeoutMs === undefined ? state.deadline : Date.now() + o.pollTimeoutMs;
       return new ImportPoll(http, { ...state, deadline }, settings.pacing, { observer: settings.observer });
     },
     // A bad link is a rejected promise like any other failure (never a synchronous throw), inside the operation.
-    discoverFrames: (url, o = {}) => discover(settings, url, o, parentOf(o)),
+    discoverFrames: (url, o = {}) => discover(settings, url, o, o.parent),
   };
 }

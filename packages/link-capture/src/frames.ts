@@ -6,7 +6,6 @@
 import type { ValidationError } from "@promo-review/errors";
 import { localValidationError } from "@promo-review/errors/internal";
 import type { ObservedOperation } from "@promo-review/errors/observe";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
 import {
   type CallControl,
   callControl,
@@ -77,8 +76,6 @@ export interface DiscoverOptions extends CallControl {
    * Default: none (an OpenTelemetry observer then uses the caller's active span).
    */
   parent?: ObservedOperation | undefined;
-  /** @deprecated Pass `parent` (the OpenTelemetry observer's operation handles are its spans). */
-  parentSpan?: TracedSpan | undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
  * with their details, each status poll) goes to the client's `telemetry` observer; without one no
  * observation code runs.
  */
-import type { ObservationOrigin, ObservedOperation } from "@promo-review/errors/observe";
+import type { ObservationOrigin } from "@promo-review/errors/observe";
 import type { HttpClient } from "@promo-review/http";
 import { LINK_CAPTURE_VERSION } from "./version.js";
 
@@ -13,14 +13,3 @@ export const linkOrigin = (http: HttpClient): ObservationOrigin => ({
   source: { name: "@promo-review/link-capture", version: LINK_CAPTURE_VERSION },
   redact: http.redact,
 });
-
-/**
- * The operation a call runs under: `parent`, else the deprecated `parentSpan` (a span of the
- * OpenTelemetry observer, whose operation handles are its spans).
- */
-export function parentOf(options: {
-  parent?: ObservedOperation | undefined;
-  parentSpan?: unknown;
-}): ObservedOperation | undefined {
-  return options.parent ?? (options.parentSpan as ObservedOperation | undefined);
-}

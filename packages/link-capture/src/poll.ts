@@ -21,7 +21,7 @@ import {
   withResponse,
 } from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
-import { linkOrigin, parentOf } from "./observation.js";
+import { linkOrigin } from "./observation.js";
 import type { CaptureResponse, CaptureResult, ImportPollState, WaitOptions } from "./types.js";
 
 /** How polls are paced. */
@@ -93,8 +93,8 @@ export class ImportPoll {
    * Polls until the import completes and returns the upload id and format to create the promotion
    * with. Rejects with a `TimeoutError` at the deadline (the import may still complete: save the state
    * and resume), an `AbortError` when `signal` fires, or the service's error. The result's `$response`
-   * is the completing poll's, `attempts` counting every poll (see `CaptureResponse`). With a
-   * `tracerProvider` it is operation `links.wait` (each poll a `promo_review.link.poll` event), unless
+   * is the completing poll's, `attempts` counting every poll (see `CaptureResponse`). It is
+   * operation `links.wait` (each poll a `promo_review.link.poll` event), unless
    * `links.capture` waits on it within its own operation.
    */
   wait(options: WaitOptions = {}): Promise<CaptureResponse> {
@@ -113,7 +113,7 @@ export class ImportPoll {
       ? this.#loop(options, operation)
       : observed(
           this.#observer,
-          { name: "links.wait", ...linkOrigin(this.#http), parent: parentOf(options) },
+          { name: "links.wait", ...linkOrigin(this.#http), parent: options.parent },
           (op) => this.#loop(options, op),
         );
     return polling.finally(() => {

@@ -3,7 +3,6 @@
  */
 import type { PromoReviewError } from "@promo-review/errors";
 import type { ObservedOperation } from "@promo-review/errors/observe";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
 import type { WithResponse } from "@promo-review/http";
 
 /** A promotion `fileFormat`, open to a value the service adds (screenshots and design frames are always `image`). */
@@ -82,6 +81,4 @@ export interface WaitOptions {
    * uses the caller's active span).
    */
   parent?: ObservedOperation | undefined;
-  /** @deprecated Pass `parent` (the OpenTelemetry observer's operation handles are its spans). */
-  parentSpan?: TracedSpan | undefined;
 }

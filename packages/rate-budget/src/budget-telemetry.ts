@@ -6,12 +6,6 @@
  */
 import { redactorFor } from "@promo-review/errors/internal";
 import type { BudgetWaitObserver, ObservedOperation, Observer } from "@promo-review/errors/observe";
-import {
-  budgetCallbacks,
-  openTelemetryObserver,
-  type TelemetryOptions,
-  type TracedSpan,
-} from "@promo-review/errors/telemetry";
 import type { WindowSpec } from "./rules.js";
 import { RATE_BUDGET_VERSION } from "./version.js";
 
@@ -41,13 +35,13 @@ export interface BudgetTelemetry {
   waitStarted(
     windows: readonly WindowSpec[],
     wait: Omit<WaitState, "span">,
-    parent: ObservedOperation | TracedSpan | undefined,
+    parent: ObservedOperation | undefined,
     retryAfterMs: number | undefined,
   ): BudgetWaitObserver | undefined;
   /** The wait ended after `ms`: admitted, or with `error` (aborted, refused, closed). */
   waitEnded(windows: readonly WindowSpec[], wait: WaitState, ms: number, error?: unknown): void;
   /** A resend after a 429 that did not wait. */
-  retried(operation: ObservedOperation | TracedSpan | undefined, retryAfterMs: number): void;
+  retried(operation: ObservedOperation | undefined, retryAfterMs: number): void;
   /** A 429 was learned for a request under `windows` (`undefined`: no request was given). */
   paused(windows: readonly WindowSpec[] | undefined): void;
 }
@@ -64,19 +58,15 @@ function bindingRule(windows: readonly WindowSpec[]): string {
 }
 
 /**
- * The budget's publisher, or `undefined` without an observer (`telemetry`, or the older providers,
- * which are turned into the OpenTelemetry observer here). `secrets` are what the budget knows that
+ * The budget's publisher, or `undefined` without an observer (its `telemetry` option). `secrets` are what the budget knows that
  * must never reach an observer (its `keyId`, in case a key was passed there against the advice); the
  * redactor also removes whatever looks like a credential.
  */
 export function budgetTelemetry(
-  options: TelemetryOptions & { telemetry?: Observer | undefined },
+  options: { telemetry?: Observer | undefined },
   secrets: readonly string[],
 ): BudgetTelemetry | undefined {
-  const { tracerProvider, meterProvider } = options;
-  const observer: Observer | undefined =
-    options.telemetry ??
-    (tracerProvider || meterProvider ? openTelemetryObserver(options, budgetCallbacks) : undefined);
+  const observer = options.telemetry;
   if (observer === undefined) return undefined;
   const origin = {
     source: { name: "@promo-review/rate-budget", version: RATE_BUDGET_VERSION },
@@ -92,8 +82,6 @@ export function budgetTelemetry(
     }
     return name;
   };
-  const parentOf = (operation: ObservedOperation | TracedSpan | undefined) =>
-    operation as ObservedOperation | undefined;
   return {
     measured(windows, ms, error) {
       observer.budgetAcquired?.({ ...origin, rule: rule(windows), reason: "none", ms, error });
@@ -103,7 +91,7 @@ export function budgetTelemetry(
         ...origin,
         rule: wait.rule ?? rule(windows),
         reason: wait.reason,
-        parent: parentOf(parent),
+        parent: parent,
         retryAfterMs,
       });
     },
@@ -118,7 +106,7 @@ export function budgetTelemetry(
       });
     },
     retried(operation, retryAfterMs) {
-      observer.budgetResent?.({ parent: parentOf(operation), retryAfterMs });
+      observer.budgetResent?.({ parent: operation, retryAfterMs });
     },
     paused(windows) {
       observer.budgetPaused?.({ ...origin, rule: windows ? rule(windows) : undefined });

@@ -3,7 +3,6 @@
  * contract (`Admission`) through which the ky hooks and `budgetedFetch` use a budget.
  */
 import type { ObservedOperation, Observer } from "@promo-review/errors/observe";
-import type { TelemetryOptions, TracedSpan } from "@promo-review/errors/telemetry";
 import type { Waited } from "./budget-telemetry.js";
 import type { Clock } from "./clock.js";
 import type { BudgetRequest, BudgetRule } from "./rules.js";
@@ -12,9 +11,9 @@ import type { BudgetStore } from "./store.js";
 /**
  * Options of `createRateBudget`. `telemetry` (an observer: `openTelemetry(...)` from
  * `@promo-review/opentelemetry`) hears of every acquisition, wait and pause; without it none of that
- * code runs. The older `tracerProvider` and `meterProvider` still work and are deprecated.
+ * code runs.
  */
-export interface RateBudgetOptions extends TelemetryOptions {
+export interface RateBudgetOptions {
   /** The main API's origin (and path prefix, if any). Requests elsewhere pass straight through. */
   baseUrl: string | URL;
   /**
@@ -82,11 +81,11 @@ export interface AcquireOptions {
   /** Give up (`BUDGET_DEADLINE`) unless admitted within this many ms. */
   maxWaitMs?: number;
   /**
-   * The operation that waits (`@promo-review/http` passes its request's `parent`, the handle
-   * `openTelemetry(...)` gave, or an older operation span): a budget with a `tracerProvider` records
-   * its wait span under it. Default: the caller's active span.
+   * The operation that waits (`@promo-review/http` passes its request's `parent`, the handle its
+   * `telemetry` gave): the budget's observer puts the wait under it (`openTelemetry(...)`: its wait
+   * span). Default: the caller's active span.
    */
-  operation?: ObservedOperation | TracedSpan | undefined;
+  operation?: ObservedOperation | undefined;
 }
 
 /** Payloads of the events a budget emits. */

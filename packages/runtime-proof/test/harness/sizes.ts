@@ -230,12 +230,16 @@ export const ADAPTER_NAMES = ["http.request.method", "url.template", "promo_revi
 
 /**
  * Jobs whose bundles import no adapter and, since issue 34, carry none of its names: the Worker that
- * verifies webhooks (the verifier alone, and the whole package).
+ * verifies webhooks (the verifier alone, and the whole package), promotions-core's whole package, and
+ * the facade (the whole package, and `createClient` alone).
  */
 export const WITHOUT_ADAPTER: SizeTarget[] = [
   WEBHOOK_WORKER,
   only("webhook-verify", "createWebhookVerifier", "subset"),
   whole("webhook-verify"),
+  whole("promotions-core"),
+  whole("sdk"),
+  only("sdk", "createClient", "subset"),
 ];
 
 /** The adapter's names found in `target`'s bundle (none, for a job that does not import the adapter). */
