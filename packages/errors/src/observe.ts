@@ -238,6 +238,16 @@ export interface LinkPolled {
   error?: unknown;
 }
 
+/** One read of an evaluation while an operation waits for its result (a facade flow's `evaluateAndWait`). */
+export interface EvaluationPolled {
+  /** The operation waiting. */
+  parent?: ObservedOperation | undefined;
+  /** 1 for the first read of this evaluation. */
+  attempt: number;
+  /** The evaluation's status as the service sent it (`processing` until it ends). */
+  status: string;
+}
+
 /** An operation waits for uploads the service named not ready (a 409 `upload_not_ready`) before resending. */
 export interface UploadWait {
   /** The operation waiting (`promotions.create`, ...). */
