@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { Observer } from "@promo-review/errors/observe";
+import { evaluationCallbacks } from "./otel-evaluation.js";
 import {
   budgetCallbacks,
   linkCallbacks,
@@ -15,9 +16,22 @@ import {
   uploadCallbacks,
   uploadWaitCallbacks,
   webhookCallbacks,
-} from "@promo-review/errors/telemetry";
-import { evaluationCallbacks } from "./otel-evaluation.js";
+} from "./telemetry.js";
 
+/** The parts of `@opentelemetry/api` 1.x the providers are used through, declared by shape. */
+export type {
+  OtelAttributes,
+  OtelAttributeValue,
+  OtelContext,
+  OtelCounter,
+  OtelHistogram,
+  OtelInstrumentOptions,
+  OtelMeter,
+  OtelSpan,
+  OtelSpanContext,
+  OtelSpanOptions,
+  OtelTracer,
+} from "./otel-shape.js";
 export type { MeterProviderLike, TracerProviderLike };
 
 /** What {@link openTelemetry} takes. Without either provider, the observer it returns reports nothing. */

@@ -4,7 +4,7 @@
  * for each read, with its number and the status seen.
  */
 import type { Observer } from "@promo-review/errors/observe";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
+import type { TracedSpan } from "./traced-span.js";
 
 /** The evaluation waits' callback of the OpenTelemetry observer (a part of `openTelemetryObserver`). */
 export function evaluationCallbacks(

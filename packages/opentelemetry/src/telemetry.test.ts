@@ -1,8 +1,8 @@
 import { type MeterProvider, metrics, type TracerProvider, trace } from "@opentelemetry/api";
+import { RateLimitError } from "@promo-review/errors";
+import { redactorFor } from "@promo-review/errors/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { insideActiveSpan, recordingTelemetry } from "../../../testing/otel.ts";
-import { RateLimitError } from "./index.js";
-import { redactorFor } from "./internal.js";
 import {
   type MeterProviderLike,
   type TelemetryScope,

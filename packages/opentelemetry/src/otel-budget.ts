@@ -4,7 +4,7 @@
  * `promo_review.budget.wait.duration` for every acquisition, the counter `promo_review.budget.pauses`
  * for every 429 learned, and the `promo_review.retry` event of a resend after a 429.
  */
-import type { BudgetWaitReason, ObservationOrigin, Observer } from "./observe.js";
+import type { BudgetWaitReason, ObservationOrigin, Observer } from "@promo-review/errors/observe";
 import { type OtelAttributes, type OtelInstrumentOptions, SPAN_KIND } from "./otel-shape.js";
 import type { Telemetry } from "./telemetry.js";
 import { cleanAttributes, errorType, type TracedSpan } from "./traced-span.js";

@@ -1,5 +1,5 @@
+import type { Redactor } from "@promo-review/errors/internal";
 import type { OtelAttributes, OtelContext, OtelSpan } from "./otel-shape.js";
-import type { Redactor } from "./redact.js";
 import { contextWithSpan } from "./telemetry-context.js";
 
 /** `SpanStatusCode.ERROR` of the API. */

@@ -2,7 +2,7 @@
  * Waits for uploads in OpenTelemetry's words, from what promotions-core publishes through the
  * observation seam: each wait is a `promo_review.upload_wait` event on the waiting operation's span.
  */
-import type { Observer } from "./observe.js";
+import type { Observer } from "@promo-review/errors/observe";
 import type { TracedSpan } from "./traced-span.js";
 
 /** The upload waits' callback of the OpenTelemetry observer (a part of `openTelemetryObserver`). */

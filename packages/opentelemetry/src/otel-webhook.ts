@@ -3,7 +3,7 @@
  * observation seam: the outcome, reason, `webhook-id` and event type on the delivery's span, and the
  * counter `promo_review.webhook.deliveries` by outcome and reason.
  */
-import type { ObservationOrigin, Observer } from "./observe.js";
+import type { ObservationOrigin, Observer } from "@promo-review/errors/observe";
 import type { OtelAttributes } from "./otel-shape.js";
 import type { Telemetry } from "./telemetry.js";
 import type { TracedSpan } from "./traced-span.js";

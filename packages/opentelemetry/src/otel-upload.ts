@@ -4,7 +4,7 @@
  * `promo_review.upload.throughput` histogram. No file name, no URL (each request's CLIENT span has the
  * redacted `url.full`), and no id in a metric.
  */
-import type { ObservationOrigin, Observer } from "./observe.js";
+import type { ObservationOrigin, Observer } from "@promo-review/errors/observe";
 import type { Telemetry } from "./telemetry.js";
 import { errorType, type TracedSpan } from "./traced-span.js";
 

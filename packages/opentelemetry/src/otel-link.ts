@@ -3,7 +3,7 @@
  * seam: a `promo_review.link.poll` event on the waiting operation's span for each status read, with
  * its number and the status seen (as the service sent it) or the `error.type` it failed with.
  */
-import type { Observer } from "./observe.js";
+import type { Observer } from "@promo-review/errors/observe";
 import { errorType, type TracedSpan } from "./traced-span.js";
 
 /** Link capture's callbacks of the OpenTelemetry observer (a part of `openTelemetryObserver`). */

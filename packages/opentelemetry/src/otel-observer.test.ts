@@ -4,15 +4,17 @@
  * spans, events and metrics the SDK has always reported (the pipeline's own suite, http's
  * `tracing.test.ts`, proves the same over real HTTP).
  */
+
+import { RateLimitError, ServerError } from "@promo-review/errors";
+import { redactorFor } from "@promo-review/errors/internal";
+import type { ObservedOperation, RequestStart } from "@promo-review/errors/observe";
 import { afterEach, describe, expect, it } from "vitest";
 import { recordingTelemetry } from "../../../testing/otel.ts";
-import { RateLimitError, ServerError } from "./index.js";
-import { redactorFor } from "./internal.js";
-import type { ObservedOperation, RequestStart } from "./observe.js";
 import {
   budgetCallbacks,
   literalTemplate,
   openTelemetryObserver,
+  spanUrl,
   uploadWaitCallbacks,
   webhookCallbacks,
 } from "./telemetry.js";
@@ -175,6 +177,13 @@ describe("a request through the seam: a CLIENT span per request on the wire, und
     expect(literalTemplate("/v1/promotions?page=2")).toBe("/v1/promotions");
     expect(literalTemplate("/v1/promotions/p-1")).toBeUndefined();
     expect(literalTemplate("https://files.example.com/v1/uploads")).toBeUndefined();
+  });
+
+  it("user info becomes the conventions' `REDACTED:REDACTED`, and the fragment (never sent) is left out", () => {
+    expect(spanUrl("https://ana:pw0rd@files.example.com/f/1?AWSAccessKeyId=AKIA9&part=2#at-secret")).toBe(
+      "https://REDACTED:REDACTED@files.example.com/f/1?AWSAccessKeyId=[REDACTED]&part=2",
+    );
+    expect(spanUrl("https://files.example.com/a@b/c")).toBe("https://files.example.com/a@b/c");
   });
 });
 

@@ -4,9 +4,10 @@
  * conventions say), and our own events and counters (budget waits, retries, 429s), from what the
  * pipeline publishes through the observation seam (`observe.ts`).
  */
-import type { AttemptObserver, PublishedError, RequestObserver } from "./observe.js";
+
+import { REDACTED } from "@promo-review/errors";
+import type { AttemptObserver, PublishedError, RequestObserver } from "@promo-review/errors/observe";
 import { type OtelAttributes, SPAN_KIND } from "./otel-shape.js";
-import { REDACTED } from "./redact.js";
 import type { Telemetry } from "./telemetry.js";
 import { errorType, type TracedSpan, traceparentOf } from "./traced-span.js";
 
