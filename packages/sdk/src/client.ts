@@ -4,7 +4,6 @@ import {
   type MeterProviderLike,
   openTelemetryObserver,
   type TelemetryOptions,
-  type TracedSpan,
   type TracerProviderLike,
   uploadCallbacks,
   webhookCallbacks,
@@ -236,10 +235,8 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     referenceCache: config.referenceCache,
     // A 409 upload_not_ready is waited out on the file service's status, which costs no main-API budget.
     // Under the creation's span when tracing, as the wait is part of it.
-    // The uploader takes the creation's span as `parentSpan`: the OpenTelemetry observer's handles are its spans.
     waitForUploads: async (uploadIds, { signal, parent }) => {
-      const parentSpan = parent as unknown as TracedSpan | undefined;
-      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, { signal, parentSpan })));
+      await Promise.all(uploadIds.map((id) => uploads.waitForCompletion(id, { signal, parent })));
     },
   });
   const webhooks = settings.webhookSecret

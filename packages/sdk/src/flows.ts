@@ -175,7 +175,7 @@ function fileFormatOf(source: UploadSource, options: FileOptions) {
 function uploadOptions(options: FileOptions, span: TracedSpan | undefined) {
   return {
     ...callControl(options),
-    parentSpan: span,
+    parent: asParent(span),
     fileName: options.fileName,
     contentType: options.contentType,
     size: options.size,

@@ -6,7 +6,6 @@
 
 import type { PromoReviewError } from "@promo-review/errors";
 import type { ObservedOperation, Observer } from "@promo-review/errors/observe";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
 import type {
   CallControl,
   HttpClient,
@@ -148,8 +147,6 @@ export interface UploadOptions extends CallControl {
    * observer started it. Default: none (an OpenTelemetry observer then uses the caller's active span).
    */
   parent?: ObservedOperation | undefined;
-  /** @deprecated Pass `parent` (the OpenTelemetry observer's operation handles are its spans). */
-  parentSpan?: TracedSpan | undefined;
 }
 
 /** What a finished upload gives back. */
@@ -269,8 +266,6 @@ export interface WaitOptions {
    * `upload_not_ready` passes its own), as the `telemetry` observer started it.
    */
   parent?: ObservedOperation | undefined;
-  /** @deprecated Pass `parent` (the OpenTelemetry observer's operation handles are its spans). */
-  parentSpan?: TracedSpan | undefined;
 }
 
 /** The `upload_state` detail added to the error an upload ends with. */

@@ -87,20 +87,9 @@ function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): Promise
   const { settings, options } = start;
   return observed(
     settings.observer,
-    { name: "uploads.upload", ...uploaderOrigin(settings.http), parent: parentOf(options) },
+    { name: "uploads.upload", ...uploaderOrigin(settings.http), parent: options.parent },
     (operation) => runPhases(start, emit, signal, operation),
   );
-}
-
-/**
- * The operation a call runs under: `parent`, else the deprecated `parentSpan` (a span of the
- * OpenTelemetry observer, whose operation handles are its spans).
- */
-export function parentOf(options: {
-  parent?: ObservedOperation | undefined;
-  parentSpan?: unknown;
-}): ObservedOperation | undefined {
-  return options.parent ?? (options.parentSpan as ObservedOperation | undefined);
 }
 
 /**
