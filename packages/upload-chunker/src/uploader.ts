@@ -21,6 +21,7 @@ import { memoryResumeStore } from "./resume-store.js";
 import type {
   StatusOptions,
   UploaderOptions,
+  UploaderSettings,
   UploadOptions,
   UploadResponse,
   UploadSource,
@@ -28,7 +29,6 @@ import type {
   WaitOptions,
 } from "./types.js";
 import { Upload } from "./upload.js";
-import type { UploaderSettings } from "./upload-context.js";
 import { checkUploadId, getUploadState, waitForUpload } from "./wait.js";
 
 /** Bytes of a stream source read past the chunk being sent, by default. */
