@@ -18,8 +18,7 @@ import type { Placement, Sent, UploadContext, UploadProgress, UploadStatus } fro
 import { getUploadState } from "./wait.js";
 
 /** What the loop reads and never changes: the upload, where phase 1 placed it, its progress. */
-interface ChunkRun {
-  readonly upload: UploadContext;
+interface ChunkRun extends UploadContext {
   readonly uploadId: string;
   readonly uploadUrl: string;
   readonly progress: ProgressTracker;
@@ -70,7 +69,7 @@ export async function sendChunks(upload: UploadContext, placed: Placement): Prom
   const { size, parent, observer } = upload;
   const report = (progress: UploadProgress) => upload.emit("progress", progress);
   const run: ChunkRun = {
-    upload,
+    ...upload,
     uploadId,
     uploadUrl,
     progress: createProgressTracker(uploadId, size, resumedFrom, report),
@@ -103,10 +102,9 @@ export async function sendChunks(upload: UploadContext, placed: Placement): Prom
 
 /** One attempt at the chunk at `at.start`: what the service said moves the loop on, or stops it. */
 async function sendChunk(run: ChunkRun, at: Standing): Promise<Standing> {
-  const { upload } = run;
   const sending = {
     start: at.start,
-    end: chunkEnd(at.start, at.chunkSize, upload.size),
+    end: chunkEnd(at.start, at.chunkSize, run.size),
     attempt: at.attempts + 1,
   };
   const settled = new AbortController(); // lets go of the body's reader once the PUT settles
@@ -114,10 +112,9 @@ async function sendChunk(run: ChunkRun, at: Standing): Promise<Standing> {
   const trying = { ...at, attempts: sending.attempt };
   let answered: Standing | undefined;
   try {
-    const timeoutMs = upload.options.timeoutMs ?? upload.chunkTimeoutMs;
-    const { size, signal, correlationId, chunkPace, parent } = upload;
-    const target = { uploadUrl: run.uploadUrl, ...sending, size, signal, correlationId, chunkPace, parent };
-    const answer = await putChunk(upload.meter.http, target, body, timeoutMs).finally(() => settled.abort());
+    const timeoutMs = run.options.timeoutMs ?? run.chunkTimeoutMs;
+    const target = { ...run, ...sending };
+    const answer = await putChunk(run.meter.http, target, body, timeoutMs).finally(() => settled.abort());
     answered = accepted(run, trying, answer, sending);
     if (answered.start >= sending.start) return answered;
     return await movedBack(run, answered, sending.start, answered.start, undefined, answer.correlationId);
@@ -127,7 +124,7 @@ async function sendChunk(run: ChunkRun, at: Standing): Promise<Standing> {
     return failed(run, standing, error, sending).catch((final: unknown) => {
       traceChunk(run, sending, "failed", final);
       const reached = { uploadId: run.uploadId, bytesAcknowledged: standing.acknowledged };
-      throw withUploadState(final, { ...reached, fileSize: upload.size });
+      throw withUploadState(final, { ...reached, fileSize: run.size });
     });
   }
 }
@@ -144,7 +141,7 @@ async function chunkBodyOf(
   end: number,
   settled: AbortSignal,
 ): Promise<RequestBody> {
-  const { source, size, readAheadBytes, signal } = run.upload;
+  const { source, size, readAheadBytes, signal } = run;
   const { start, streamed } = at;
   source.prefetch(Math.min(size, end + readAheadBytes));
   if (!streamed || end === size) await source.load(start, end, signal);
@@ -158,7 +155,7 @@ async function chunkBodyOf(
 
 /** Tells the upload's observer how the attempt went, when the upload is observed. */
 function traceChunk(run: ChunkRun, sending: ChunkAttempt, outcome: ChunkOutcome, error?: unknown): void {
-  const { parent, observer } = run.upload;
+  const { parent, observer } = run;
   if (parent) observer?.uploadChunk?.({ parent, ...sending, outcome, error });
 }
 
@@ -168,7 +165,7 @@ function traceChunk(run: ChunkRun, sending: ChunkAttempt, outcome: ChunkOutcome,
  */
 function accepted(run: ChunkRun, at: Standing, answer: ChunkAnswer, sending: ChunkAttempt): Standing {
   const { start, end } = sending;
-  const { upload, uploadId, progress } = run;
+  const { uploadId, progress } = run;
   progress.sent(end);
   const sentEnd = Math.max(at.sentEnd, end);
   const next = answer.receivedBytes;
@@ -177,9 +174,9 @@ function accepted(run: ChunkRun, at: Standing, answer: ChunkAnswer, sending: Chu
   }
   traceChunk(run, sending, "acknowledged");
   const { attempts, streamed } = at;
-  upload.emit("chunk", { uploadId, start, end, attempts, streamed, receivedBytes: next });
+  run.emit("chunk", { uploadId, start, end, attempts, streamed, receivedBytes: next });
   const failures = next > start ? 0 : at.failures + 1;
-  if (failures > upload.policy.limit) {
+  if (failures > run.policy.limit) {
     throw unexpectedResponse({
       operation: "uploads.putChunk",
       field: "receivedBytes",
@@ -188,7 +185,7 @@ function accepted(run: ChunkRun, at: Standing, answer: ChunkAnswer, sending: Chu
     });
   }
   progress.acknowledged(next);
-  upload.source.release(next);
+  run.source.release(next);
   return {
     ...at,
     start: next,
@@ -207,9 +204,8 @@ function accepted(run: ChunkRun, at: Standing, answer: ChunkAnswer, sending: Chu
  * the offset it expects, or wait and send the same range again, within the retry limit.
  */
 async function failed(run: ChunkRun, at: Standing, raw: unknown, sending: ChunkAttempt): Promise<Standing> {
-  const { upload, uploadId } = run;
+  const { uploadId, policy, signal, source } = run;
   const { start, end } = sending;
-  const { policy, signal, source } = upload;
   if (signal.aborted) throw raw;
   // A stream that failed or proved shorter than declared while its bytes were being sent.
   if (source.failure !== undefined) throw source.failure;
@@ -223,8 +219,8 @@ async function failed(run: ChunkRun, at: Standing, raw: unknown, sending: ChunkA
   if (failure.action === "shrink") {
     if (failure.maxChunkSize >= end - start) throw error;
     traceChunk(run, sending, "shrunk", error);
-    const record = { uploadId, maxChunkSize: failure.maxChunkSize, fileSize: upload.size };
-    await upload.store.set(upload.fingerprint, record);
+    const record = { uploadId, maxChunkSize: failure.maxChunkSize, fileSize: run.size };
+    await run.store.set(run.fingerprint, record);
     return { ...at, streamed, chunkSize: failure.maxChunkSize };
   }
   const failures = at.failures + 1;
@@ -239,7 +235,7 @@ async function failed(run: ChunkRun, at: Standing, raw: unknown, sending: ChunkA
   }
   traceChunk(run, sending, "retried", error);
   const delayMs = retryDelay(error, failures, policy);
-  upload.emit("retry", { uploadId, start, end, attempt: failures, delayMs, error });
+  run.emit("retry", { uploadId, start, end, attempt: failures, delayMs, error });
   await sleep(delayMs, signal);
   return retrying;
 }
@@ -257,8 +253,8 @@ async function resynced(
   offset: number | undefined,
   error: PromoReviewError,
 ): Promise<Standing | undefined> {
-  const { upload, uploadId, progress } = run;
-  const expected = offset ?? (await getUploadState(upload.meter.http, uploadId, upload)).receivedBytes;
+  const { uploadId, progress } = run;
+  const expected = offset ?? (await getUploadState(run.meter.http, uploadId, run)).receivedBytes;
   if (expected !== undefined && expected > at.sentEnd) {
     const field = offset === undefined ? "receivedBytes" : "content_range_start";
     throw claimBeyond("uploads.putChunk", field, expected, at.sentEnd, error.correlationId);
@@ -268,10 +264,10 @@ async function resynced(
   const followed =
     expected > start
       ? { ...at, failures: 0 }
-      : await movedBack(run, at, start, expected, error, error.correlationId ?? upload.correlationId);
+      : await movedBack(run, at, start, expected, error, error.correlationId ?? run.correlationId);
   const acknowledged = Math.max(at.acknowledged, expected);
   if (expected > at.acknowledged) progress.acknowledged(expected);
-  upload.source.release(Math.min(expected, start));
+  run.source.release(Math.min(expected, start));
   return { ...followed, start: expected, acknowledged, attempts: 0 };
 }
 
@@ -287,8 +283,7 @@ async function movedBack(
   error: PromoReviewError | undefined,
   correlationId: string,
 ): Promise<Standing> {
-  const { upload, uploadId } = run;
-  const { maxResyncs, policy, signal } = upload;
+  const { uploadId, maxResyncs, policy, signal } = run;
   const moved = (problem: string) =>
     unexpectedResponse({ operation: "uploads.putChunk", field: "receivedBytes", problem, correlationId });
   const moves = at.moves + 1;
@@ -299,7 +294,7 @@ async function movedBack(
   }
   const delayMs = retryDelay(undefined, moves, { ...policy, random: () => 0.5 + policy.random() / 2 });
   const reason = error ?? moved(`moved back to ${to}`);
-  upload.emit("retry", { uploadId, start: from, end: from, attempt: moves, delayMs, error: reason });
+  run.emit("retry", { uploadId, start: from, end: from, attempt: moves, delayMs, error: reason });
   await sleep(delayMs, signal);
   return { ...at, moves, retries: at.retries + 1 };
 }

@@ -21,6 +21,7 @@ import { openSource } from "./sources.js";
 import type {
   CheckedInput,
   Emit,
+  ResumeStore,
   UploadContext,
   UploadEvents,
   UploaderSettings,
@@ -103,7 +104,7 @@ function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): Promise
       if (parent) settings.observer?.operationDetailed?.(parent, fileDetails(input.size, input.contentType));
       try {
         const upload = await uploadContext(start, input, emit, signal, parent);
-        return await sendFile(upload, options.uploadId);
+        return await sendFile(upload, options.uploadId, settings.store);
       } catch (error) {
         const at = uploadStateOf(error)?.uploadId;
         if (at !== undefined && parent) settings.observer?.operationDetailed?.(parent, { uploadId: at });
@@ -151,7 +152,6 @@ async function uploadContext(
       get: (key) => store.get(key, use),
       set: (key, record) => store.set(key, record, use),
       delete: (key) => store.delete(key, use),
-      exclusive: store.exclusive && ((key, lockSignal, task) => store.exclusive!(key, lockSignal, task)),
     },
     options,
     meter,
@@ -171,7 +171,11 @@ async function uploadContext(
  * Once the upload has an id, an error names it and the bytes the service confirmed: each phase names
  * its own, and what fails between phases is named here from what the last one handed on.
  */
-async function sendFile(upload: UploadContext, uploadId: string | undefined): Promise<UploadResponse> {
+async function sendFile(
+  upload: UploadContext,
+  uploadId: string | undefined,
+  lock: ResumeStore,
+): Promise<UploadResponse> {
   const { store, fingerprint, size } = upload;
   let reached: { uploadId: string; bytesAcknowledged: number } | undefined;
   let transferred: { bytes: number; ms: number } | undefined;
@@ -186,7 +190,7 @@ async function sendFile(upload: UploadContext, uploadId: string | undefined): Pr
       await store.delete(fingerprint);
       return sent;
     };
-    const sent = await (store.exclusive ? store.exclusive(fingerprint, upload.signal, place) : place());
+    const sent = await (lock.exclusive ? lock.exclusive(fingerprint, upload.signal, place) : place());
     const response = await finish(upload, sent);
     if (transferred) throughput(upload, transferred);
     return response;
