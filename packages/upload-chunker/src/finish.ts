@@ -3,9 +3,7 @@
  * not to the upload waits for the service to report it `completed`.
  */
 import { withResponse } from "@promo-review/http";
-import type { Sent } from "./send-chunks.js";
-import type { UploadResponse } from "./types.js";
-import type { UploadContext } from "./upload-context.js";
+import type { Sent, UploadContext, UploadResponse } from "./types.js";
 import { waitForUpload } from "./wait.js";
 
 /** Phase 3: waits for `completed` (unless `waitForCompletion: false`), and answers. */

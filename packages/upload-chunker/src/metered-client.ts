@@ -9,21 +9,9 @@ import {
   callControl,
   type HttpClient,
   type HttpResult,
-  type ResponseMetadata,
   responseMetadata,
 } from "@promo-review/http";
-
-/** A client for one operation, and what it saw. */
-export interface MeteredClient {
-  /** Use it as the operation's HTTP client. */
-  readonly http: HttpClient;
-  /**
-   * The last answer's status, headers and correlation id, with `attempts` counting every request
-   * sent (retries included; a request that failed counts once) and `durationMs` since the meter was
-   * made. `undefined` before any answer.
-   */
-  metadata(): ResponseMetadata | undefined;
-}
+import type { MeteredClient } from "./types.js";
 
 /** Meters `http` for one operation with the caller's per-call `control`. */
 export function meteredClient(http: HttpClient, control: CallControl = {}): MeteredClient {

@@ -16,7 +16,7 @@ import type { ObservedOperation } from "@promo-review/errors/observe";
 import type { HttpClient, RequestBody } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
 import { UPLOAD_TEMPLATE } from "./observation.js";
-import type { UploadStatus } from "./types.js";
+import type { ChunkPace, UploadStatus } from "./types.js";
 import { byteOffsetOf, UPLOAD_STATUSES } from "./wait.js";
 
 /** The statuses besides 2xx a chunk PUT takes as the service's answer. */
@@ -32,17 +32,6 @@ export interface ChunkAnswer {
 
 /** The default slowest transfer a chunk is given time for: 64 KiB a second (a 512 kbit/s uplink). */
 export const DEFAULT_CHUNK_MIN_BYTES_PER_SECOND = 64 * 1024;
-
-/** What a chunk's deadline follows when none is fixed: a base for the exchange, and a floor on speed. */
-export interface ChunkPace {
-  /** The time a small exchange gets: the uploader's `timeoutMs` (default 30 s). */
-  readonly baseMs: number;
-  /**
-   * The slowest speed allowed: a chunk gets `bytes ÷ minBytesPerSecond` on top of `baseMs`, and its
-   * answer's body must keep this pace over every `idleTimeoutMs` stretch (the client's low-speed limit).
-   */
-  readonly minBytesPerSecond: number;
-}
 
 /**
  * The deadline of one chunk PUT of `bytes` when none is fixed: the base plus the time its bytes take at

@@ -3,34 +3,18 @@
  * the service says it holds (the service is the source of truth), or initiate a new one.
  */
 import { NotFoundError, PromoReviewError } from "@promo-review/errors";
-import { claimBeyond } from "./failure.js";
+import { claimBeyond, withUploadState } from "./failure.js";
 import { initiateUpload, uploadPath } from "./initiate.js";
-import type { ResumeRecord, UploadState, UploadStatus } from "./types.js";
-import type { UploadContext } from "./upload-context.js";
+import type { Placement, ResumeRecord, UploadContext, UploadState } from "./types.js";
 import { getUploadState } from "./wait.js";
 
 /** The chunk size a resumed upload starts from when nothing says better. */
 export const RESUME_CHUNK_SIZE = 8 * 1024 * 1024;
 
-/** Where an upload stands once it has an id: what phase 1 found, where phase 2 starts. */
-export interface Placement {
-  uploadId: string;
-  uploadUrl: string;
-  maxChunkSize: number;
-  /** The bytes the service already holds: 0 for a new upload. */
-  resumedFrom: number;
-  /**
-   * The status read when resuming, `undefined` for a new upload: an upload with a status may hold any
-   * byte of the file (an earlier run may have sent it).
-   */
-  status: UploadStatus | undefined;
-  /** The correlation id of the service's last answer. */
-  lastCorrelationId: string;
-}
-
 /**
  * Phase 1: continues upload `resumeId` when given, else the unfinished upload the store remembers for
- * this file (when the service still has it), else initiates one; then emits `initiated`.
+ * this file (when the service still has it), else initiates one; then emits `initiated`. Once the
+ * upload has an id, an error names it and the bytes the service confirmed (see `withUploadState`).
  */
 export async function resumeOrInitiate(
   upload: UploadContext,
@@ -52,8 +36,21 @@ export async function resumeOrInitiate(
 
 /** The status of the upload the caller named: it is this upload's from now on, whatever the read gives. */
 function namedState(upload: UploadContext, uploadId: string): Promise<UploadState> {
-  upload.reached.uploadId = uploadId;
-  return getUploadState(upload.meter.http, uploadId, upload);
+  return named(upload, uploadId, 0, () => getUploadState(upload.meter.http, uploadId, upload));
+}
+
+/** Runs `work`, its failure naming upload `uploadId` and the `acknowledged` bytes. */
+async function named<T>(
+  upload: UploadContext,
+  uploadId: string,
+  acknowledged: number,
+  work: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw withUploadState(error, { uploadId, bytesAcknowledged: acknowledged, fileSize: upload.size });
+  }
 }
 
 /**
@@ -72,10 +69,7 @@ async function rememberedState(
       throw error;
     },
   );
-  if (state && state.status !== "failed" && (state.fileSize ?? upload.size) === upload.size) {
-    upload.reached.uploadId = remembered.uploadId;
-    return state;
-  }
+  if (state && state.status !== "failed" && (state.fileSize ?? upload.size) === upload.size) return state;
   await upload.store.delete(upload.fingerprint);
   return undefined;
 }
@@ -86,6 +80,22 @@ async function resume(
   state: UploadState,
   remembered: ResumeRecord | undefined,
 ): Promise<Placement> {
+  const { uploadId } = state;
+  const resumedFrom = await named(upload, uploadId, 0, () => startOf(upload, state));
+  const known = remembered?.uploadId === uploadId;
+  const maxChunkSize =
+    (known ? remembered.maxChunkSize : undefined) ?? upload.options.chunkSize ?? RESUME_CHUNK_SIZE;
+  if (!known) {
+    const record = { uploadId, maxChunkSize, fileSize: upload.size };
+    await named(upload, uploadId, resumedFrom, () => upload.store.set(upload.fingerprint, record));
+  }
+  const uploadUrl = uploadPath(uploadId);
+  const { status, correlationId: lastCorrelationId } = state;
+  return { uploadId, uploadUrl, maxChunkSize, resumedFrom, status, lastCorrelationId };
+}
+
+/** The byte to continue from, once the status proves the upload can go on with this file. */
+function startOf(upload: UploadContext, state: UploadState): number {
   const { uploadId } = state;
   const { size } = upload;
   if (state.fileSize !== undefined && state.fileSize !== size) {
@@ -105,17 +115,7 @@ async function resume(
   const received = state.receivedBytes ?? 0;
   if (received > size)
     throw claimBeyond("uploads.status", "receivedBytes", received, size, state.correlationId);
-  const resumedFrom = state.status === "completed" ? size : received;
-  upload.reached.acknowledged = resumedFrom;
-  const known = remembered?.uploadId === uploadId;
-  const maxChunkSize =
-    (known ? remembered.maxChunkSize : undefined) ?? upload.options.chunkSize ?? RESUME_CHUNK_SIZE;
-  if (!known) {
-    await upload.store.set(upload.fingerprint, { uploadId, maxChunkSize, fileSize: size });
-  }
-  const uploadUrl = uploadPath(uploadId);
-  const { status, correlationId: lastCorrelationId } = state;
-  return { uploadId, uploadUrl, maxChunkSize, resumedFrom, status, lastCorrelationId };
+  return state.status === "completed" ? size : received;
 }
 
 /** Initiates a new upload and remembers it under the file's fingerprint. */
@@ -123,8 +123,8 @@ async function initiate(upload: UploadContext): Promise<Placement> {
   const { fileName, size: fileSize, contentType } = upload;
   const initiated = await initiateUpload(upload.meter.http, { fileName, fileSize, contentType }, upload);
   const { uploadId, uploadUrl, maxChunkSize, correlationId: lastCorrelationId } = initiated;
-  upload.reached.uploadId = uploadId;
-  await upload.store.set(upload.fingerprint, { uploadId, maxChunkSize, fileSize });
+  const record = { uploadId, maxChunkSize, fileSize };
+  await named(upload, uploadId, 0, () => upload.store.set(upload.fingerprint, record));
   return {
     uploadId,
     uploadUrl,

@@ -1,17 +1,19 @@
 /**
  * The public types of the package, in the order a reader meets them: the uploader's options,
  * what can be uploaded and what one upload is asked to do, what it reports and gives back, where
- * unfinished uploads are remembered, and the interface every kind of source is opened into.
+ * unfinished uploads are remembered, and the interface every kind of source is opened into. Last, the
+ * values one upload's phases hand each other (internal: the index does not export them), here so that
+ * no phase imports another's file for a type.
  */
 
 import type { PromoReviewError } from "@promo-review/errors";
 import type { ObservedOperation, Observer } from "@promo-review/errors/observe";
-import type { TracedSpan } from "@promo-review/errors/telemetry";
 import type {
   CallControl,
   HttpClient,
   HttpClientSource,
   Logger,
+  ResponseMetadata,
   RetryPolicy,
   WithResponse,
 } from "@promo-review/http";
@@ -148,8 +150,6 @@ export interface UploadOptions extends CallControl {
    * observer started it. Default: none (an OpenTelemetry observer then uses the caller's active span).
    */
   parent?: ObservedOperation | undefined;
-  /** @deprecated Pass `parent` (the OpenTelemetry observer's operation handles are its spans). */
-  parentSpan?: TracedSpan | undefined;
 }
 
 /** What a finished upload gives back. */
@@ -269,8 +269,6 @@ export interface WaitOptions {
    * `upload_not_ready` passes its own), as the `telemetry` observer started it.
    */
   parent?: ObservedOperation | undefined;
-  /** @deprecated Pass `parent` (the OpenTelemetry observer's operation handles are its spans). */
-  parentSpan?: TracedSpan | undefined;
 }
 
 /** The `upload_state` detail added to the error an upload ends with. */
@@ -388,4 +386,115 @@ export interface ByteSource {
   readonly failure?: unknown;
   /** Stops reading the source (cancels a stream); idempotent. */
   close(reason?: unknown): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What one upload's phases hand each other (see upload.ts, which runs them top-down).
+
+/** What a chunk's deadline follows when none is fixed: a base for the exchange, and a floor on speed. */
+export interface ChunkPace {
+  /** The time a small exchange gets: the uploader's `timeoutMs` (default 30 s). */
+  readonly baseMs: number;
+  /**
+   * The slowest speed allowed: a chunk gets `bytes ÷ minBytesPerSecond` on top of `baseMs`, and its
+   * answer's body must keep this pace over every `idleTimeoutMs` stretch (the client's low-speed limit).
+   */
+  readonly minBytesPerSecond: number;
+}
+
+/** A client for one operation, and what it saw (see `meteredClient`). */
+export interface MeteredClient {
+  /** Use it as the operation's HTTP client. */
+  readonly http: HttpClient;
+  /**
+   * The last answer's status, headers and correlation id, with `attempts` counting every request
+   * sent (retries included; a request that failed counts once) and `durationMs` since the meter was
+   * made. `undefined` before any answer.
+   */
+  metadata(): ResponseMetadata | undefined;
+}
+
+/** What the uploader shares with each upload: its options, resolved. */
+export interface UploaderSettings {
+  http: HttpClient;
+  store: ResumeStore;
+  /** The uploader's `logger` option, handed to the store (which may need to say resuming is off). */
+  logger: Logger | undefined;
+  /** Per-chunk retry policy: `limit` failed attempts in a row without progress end the upload. */
+  retry: RetryPolicy;
+  streaming: boolean;
+  /** How far a stream source is read past the chunk being sent (see `UploaderOptions.readAheadBytes`). */
+  readAheadBytes: number;
+  pollIntervalMs: number;
+  /** A fixed deadline per chunk PUT, when the caller set one; else the deadline follows `chunkPace`. */
+  chunkTimeoutMs: number | undefined;
+  /** What a chunk's deadline and its answer's low-speed limit follow (see `ChunkPace`). */
+  chunkPace: ChunkPace;
+  /** Times the service may move its offset back before the upload ends (see `UploaderOptions.maxResyncs`). */
+  maxResyncs: number;
+  /** The uploader's `telemetry` observer, `undefined` when it was given none. */
+  observer: Observer | undefined;
+}
+
+/** Emits one of an upload's events on its lifecycle object. */
+export type Emit = <E extends keyof UploadEvents>(event: E, ...args: UploadEvents[E]) => void;
+
+/** The input of an upload once checked: the opened source and the details the service needs. */
+export interface CheckedInput {
+  readonly source: ByteSource;
+  readonly size: number;
+  readonly fileName: string;
+  readonly contentType: string;
+}
+
+/**
+ * One upload as every phase reads it, never edits it: the uploader's settings, and this upload's.
+ * `signal` and `correlationId` also serve as its requests' options.
+ */
+export interface UploadContext extends Readonly<UploaderSettings>, CheckedInput {
+  readonly options: UploadOptions;
+  /** The uploader's client metered for this upload: the result's `$response` comes from it. */
+  readonly meter: MeteredClient;
+  /** This upload's retry policy: the uploader's, with the upload's `retry` over it. */
+  readonly policy: RetryPolicy;
+  /** The key of this file in the resume store. */
+  readonly fingerprint: string;
+  /** Sent as `X-Correlation-ID` with every request of this upload. */
+  readonly correlationId: string;
+  /** The upload's own signal: `abort()` and the caller's signal both fire it. */
+  readonly signal: AbortSignal;
+  readonly emit: Emit;
+  /**
+   * The upload's `uploads.upload` operation as the observer started it, `undefined` when unobserved:
+   * the `parent` of its requests and of what it tells of each chunk, resume and poll.
+   */
+  readonly parent?: ObservedOperation | undefined;
+}
+
+/** What phase 1 (resume or initiate) hands to phase 2: where the upload stands once it has an id. */
+export interface Placement {
+  readonly uploadId: string;
+  readonly uploadUrl: string;
+  readonly maxChunkSize: number;
+  /** The bytes the service already holds: 0 for a new upload. */
+  readonly resumedFrom: number;
+  /**
+   * The status read when resuming, `undefined` for a new upload: an upload with a status may hold any
+   * byte of the file (an earlier run may have sent it).
+   */
+  readonly status: UploadStatus | undefined;
+  /** The correlation id of the service's last answer. */
+  readonly lastCorrelationId: string;
+}
+
+/** What phase 2 (send the chunks) hands to phase 3 (finish): every byte is stored. */
+export interface Sent {
+  readonly uploadId: string;
+  readonly resumedFrom: number;
+  /** The status the last chunk answer (or the resume's status read) gave, if any. */
+  readonly status: UploadStatus | undefined;
+  /** The correlation id of the service's last answer. */
+  readonly lastCorrelationId: string;
+  /** Chunk attempts that failed and were retried. */
+  readonly retries: number;
 }

@@ -1,14 +1,15 @@
 /**
- * One upload: its lifecycle object (an event emitter with `initiated`, `progress`, `chunk`, `retry`,
- * the outcome in `done` and `abort()` to stop it), and the run it drives in the three phases
- * tus-js-client has: resume or initiate, send the chunks, finish.
+ * One upload, read top-down: its lifecycle object (an event emitter with `initiated`, `progress`,
+ * `chunk`, `retry`, the outcome in `done` and `abort()` to stop it), then the run it drives, one named
+ * step each: check the input, resume or initiate (phase 1), send the chunks (phase 2), finish (phase 3:
+ * wait for `completed`). Each step hands the next a small value (`CheckedInput`, `Placement`, `Sent`,
+ * all in types.ts); the chunk loop itself is send-chunks.ts.
  */
 import { errorFromTransport } from "@promo-review/errors/internal";
 import { type ObservedOperation, observed } from "@promo-review/errors/observe";
-import type { RetryPolicy } from "@promo-review/http";
 import { EventEmitter } from "eventemitter3";
 import { checkUpload } from "./checks.js";
-import { withUploadState } from "./failure.js";
+import { uploadStateOf, withUploadState } from "./failure.js";
 import { fileDetailsOf } from "./file-details.js";
 import { finish } from "./finish.js";
 import { meteredClient } from "./metered-client.js";
@@ -17,8 +18,18 @@ import { resumeOrInitiate } from "./resume-or-initiate.js";
 import { fingerprintOf } from "./resume-store.js";
 import { sendChunks } from "./send-chunks.js";
 import { openSource } from "./sources.js";
-import type { UploadEvents, UploadOptions, UploadProgress, UploadResponse, UploadSource } from "./types.js";
-import type { Emit, UploadContext, UploaderSettings } from "./upload-context.js";
+import type {
+  CheckedInput,
+  Emit,
+  ResumeStore,
+  UploadContext,
+  UploadEvents,
+  UploaderSettings,
+  UploadOptions,
+  UploadProgress,
+  UploadResponse,
+  UploadSource,
+} from "./types.js";
 import { checkUploadId } from "./wait.js";
 
 /** What `uploader.start()` hands to a new upload. */
@@ -81,107 +92,116 @@ export class Upload extends EventEmitter<UploadEvents> {
 
 /**
  * Runs one upload as the operation `uploads.upload` on the uploader's observer (when it has one),
- * under the caller's `parent`.
+ * under the caller's `parent`: the steps below, in order.
  */
 function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): Promise<UploadResponse> {
   const { settings, options } = start;
   return observed(
     settings.observer,
-    { name: "uploads.upload", ...uploaderOrigin(settings.http), parent: parentOf(options) },
-    (operation) => runPhases(start, emit, signal, operation),
+    { name: "uploads.upload", ...uploaderOrigin(settings.http), parent: options.parent },
+    async (parent) => {
+      const input = checkInput(start);
+      if (parent) settings.observer?.operationDetailed?.(parent, fileDetails(input.size, input.contentType));
+      try {
+        const upload = await uploadContext(start, input, emit, signal, parent);
+        return await sendFile(upload, options.uploadId, settings.store);
+      } catch (error) {
+        const at = uploadStateOf(error)?.uploadId;
+        if (at !== undefined && parent) settings.observer?.operationDetailed?.(parent, { uploadId: at });
+        throw error;
+      } finally {
+        await input.source.close(signal.aborted ? signal.reason : undefined);
+      }
+    },
   );
 }
 
 /**
- * The operation a call runs under: `parent`, else the deprecated `parentSpan` (a span of the
- * OpenTelemetry observer, whose operation handles are its spans).
+ * Step 0, check the input: the upload id to continue, the file's name, type and size, all locally, so
+ * nothing is sent for a file the service would refuse; then the source, opened.
  */
-export function parentOf(options: {
-  parent?: ObservedOperation | undefined;
-  parentSpan?: unknown;
-}): ObservedOperation | undefined {
-  return options.parent ?? (options.parentSpan as ObservedOperation | undefined);
+function checkInput({ source, options }: UploadStart): CheckedInput {
+  if (options.uploadId !== undefined) checkUploadId(options.uploadId);
+  const opened = openSource(source, options.size);
+  const details = fileDetailsOf(source, options);
+  checkUpload({ fileName: details.fileName, contentType: details.contentType, size: opened.size });
+  // Both are non-empty strings once checked.
+  const { fileName, contentType } = details as { fileName: string; contentType: string };
+  return { source: opened, size: opened.size, fileName, contentType };
 }
 
-/**
- * Runs one upload: the local checks (nothing is sent for a file the service would refuse), then the
- * three phases. Once the upload has an id, its error names it and the bytes the service confirmed.
- */
-async function runPhases(
-  start: UploadStart,
+/** What every phase reads: the settings, the checked input, and this upload's own defaults. */
+async function uploadContext(
+  { settings, options }: UploadStart,
+  input: CheckedInput,
   emit: Emit,
   signal: AbortSignal,
   parent: ObservedOperation | undefined,
-): Promise<UploadResponse> {
-  const { settings, source, options } = start;
-  const { uploadId } = options;
+): Promise<UploadContext> {
+  const { fileName, contentType } = input;
+  // Metered from here: the result's `durationMs` covers the fingerprint too.
   const meter = meteredClient(settings.http, options);
-  const policy: RetryPolicy =
-    options.retry === false ? { ...settings.retry, limit: 0 } : { ...settings.retry, ...options.retry };
-  if (uploadId !== undefined) checkUploadId(uploadId);
-  const opened = openSource(source, options.size);
-  const size = opened.size;
-  const details = fileDetailsOf(source, options);
-  checkUpload({ fileName: details.fileName, contentType: details.contentType, size });
-  // Both are non-empty strings once checked.
-  const fileName = details.fileName as string;
-  const contentType = details.contentType as string;
-  const { observer } = settings;
-  if (parent) observer?.operationDetailed?.(parent, fileDetails(size, contentType));
-  const correlationId = options.correlationId ?? crypto.randomUUID();
-  const reached: UploadContext["reached"] = { uploadId: undefined, acknowledged: 0 };
+  const fingerprint = await fingerprintOf(input.source, { fileName, contentType }, signal);
+  const use = { logger: settings.logger, signal };
+  const { store } = settings;
+  return {
+    ...settings,
+    ...input,
+    // Every call names the upload and its logger; the store's own object stays the caller's.
+    store: {
+      get: (key) => store.get(key, use),
+      set: (key, record) => store.set(key, record, use),
+      delete: (key) => store.delete(key, use),
+    },
+    options,
+    meter,
+    policy:
+      options.retry === false ? { ...settings.retry, limit: 0 } : { ...settings.retry, ...options.retry },
+    fingerprint,
+    correlationId: options.correlationId ?? crypto.randomUUID(),
+    signal,
+    emit,
+    parent,
+  };
+}
+
+/**
+ * The three phases. 1 and 2 run under the store's lock on this file when it has one: a second tab or
+ * process given the same file waits, then continues this upload rather than send the file again.
+ * Once the upload has an id, an error names it and the bytes the service confirmed: each phase names
+ * its own, and what fails between phases is named here from what the last one handed on.
+ */
+async function sendFile(
+  upload: UploadContext,
+  uploadId: string | undefined,
+  lock: ResumeStore,
+): Promise<UploadResponse> {
+  const { store, fingerprint, size } = upload;
+  let reached: { uploadId: string; bytesAcknowledged: number } | undefined;
+  let transferred: { bytes: number; ms: number } | undefined;
   try {
-    const fingerprint = await fingerprintOf(opened, { fileName, contentType }, signal);
-    const use = { logger: settings.logger, signal };
-    const { store } = settings;
-    const upload: UploadContext = {
-      ...settings,
-      // Every call names the upload and its logger; the store's own object stays the caller's.
-      store: {
-        get: (key) => store.get(key, use),
-        set: (key, record) => store.set(key, record, use),
-        delete: (key) => store.delete(key, use),
-      },
-      options,
-      meter,
-      policy,
-      source: opened,
-      size,
-      fileName,
-      contentType,
-      fingerprint,
-      correlationId,
-      signal,
-      emit,
-      reached,
-      parent,
-    };
-    // Phase 2's bytes and time, for the observer's throughput (timed only when there is one to tell).
-    let phase2: { bytes: number; ms: number } | undefined;
-    // Phases 1 and 2 under the store's lock on this file, when it has one: a second tab or process
-    // given the same file waits, then continues this upload rather than send the file again.
     const place = async () => {
       const placed = await resumeOrInitiate(upload, uploadId);
-      const began = observer?.uploadTransferred && performance.now();
+      reached = { uploadId: placed.uploadId, bytesAcknowledged: placed.resumedFrom };
+      const began = performance.now();
       const sent = await sendChunks(upload, placed);
-      if (began !== undefined) phase2 = { bytes: size - placed.resumedFrom, ms: performance.now() - began };
-      await upload.store.delete(fingerprint);
+      transferred = { bytes: size - placed.resumedFrom, ms: performance.now() - began };
+      reached = { uploadId: sent.uploadId, bytesAcknowledged: size };
+      await store.delete(fingerprint);
       return sent;
     };
-    const sent = await (store.exclusive ? store.exclusive(fingerprint, signal, place) : place());
+    const sent = await (lock.exclusive ? lock.exclusive(fingerprint, upload.signal, place) : place());
     const response = await finish(upload, sent);
-    if (phase2 && phase2.bytes > 0) {
-      const format = formatBucket(contentType);
-      observer?.uploadTransferred?.({ ...uploaderOrigin(settings.http), ...phase2, format });
-    }
+    if (transferred) throughput(upload, transferred);
     return response;
   } catch (error) {
-    const at = reached.uploadId;
-    if (at !== undefined && parent) observer?.operationDetailed?.(parent, { uploadId: at });
-    throw at === undefined
-      ? error
-      : withUploadState(error, { uploadId: at, bytesAcknowledged: reached.acknowledged, fileSize: size });
-  } finally {
-    await opened.close(signal.aborted ? signal.reason : undefined);
+    throw reached === undefined ? error : withUploadState(error, { ...reached, fileSize: size });
   }
+}
+
+/** Tells the observer, when it counts throughput, the bytes phase 2 sent and the time it took. */
+function throughput(upload: UploadContext, phase2: { bytes: number; ms: number }): void {
+  if (phase2.bytes === 0) return;
+  const format = formatBucket(upload.contentType);
+  upload.observer?.uploadTransferred?.({ ...uploaderOrigin(upload.http), ...phase2, format });
 }

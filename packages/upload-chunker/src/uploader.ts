@@ -21,14 +21,14 @@ import { memoryResumeStore } from "./resume-store.js";
 import type {
   StatusOptions,
   UploaderOptions,
+  UploaderSettings,
   UploadOptions,
   UploadResponse,
   UploadSource,
   UploadState,
   WaitOptions,
 } from "./types.js";
-import { parentOf, Upload } from "./upload.js";
-import type { UploaderSettings } from "./upload-context.js";
+import { Upload } from "./upload.js";
 import { checkUploadId, getUploadState, waitForUpload } from "./wait.js";
 
 /** Bytes of a stream source read past the chunk being sent, by default. */
@@ -123,7 +123,7 @@ export function createUploader(options: UploaderOptions): Uploader {
       return start(source, { ...upload, uploadId }).done;
     },
     waitForCompletion: (uploadId, wait = {}) =>
-      observedCall("uploads.waitForCompletion", uploadId, parentOf(wait), async (parent) => {
+      observedCall("uploads.waitForCompletion", uploadId, wait.parent, async (parent) => {
         // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
         const meter = meteredClient(http, { retry: wait.retry });
         const state = await waitForUpload(meter.http, uploadId, {
