@@ -4,7 +4,8 @@
  * edge-runtime sandbox, a deno process and a Worker (each its own memory), so what one saw of another
  * it can only have seen through the store.
  */
-import type { createClient } from "@promo-review/sdk";
+import { createClient, type Store } from "@promo-review/sdk";
+import type { SimulatorEndpoints } from "./types.ts";
 
 /** What one step does; the test runs them one after another in different processes or isolates. */
 export type ClientStep =
@@ -24,6 +25,19 @@ export type ClientStep =
   | { step: "upload"; fileSize: number };
 
 type Client = ReturnType<typeof createClient>;
+
+/** The client every step runs on: the simulator's settings, nothing read from the environment, `store` shared. */
+export function clientOn(sim: SimulatorEndpoints, store: Store): Client {
+  return createClient({
+    apiKey: sim.apiKey,
+    externalUserId: sim.externalUserId,
+    baseUrl: sim.baseUrl,
+    filesUrl: sim.filesUrl,
+    webhookSecret: sim.webhookSecret,
+    env: {},
+    store,
+  });
+}
 
 /** The same bytes in every process: the same file, the same fingerprint. */
 const bytesOf = (size: number) => new Uint8Array(size).map((_, i) => (i * 31) % 251);

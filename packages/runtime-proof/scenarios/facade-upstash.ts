@@ -2,10 +2,9 @@
  * `createClient({ store: upstashStore(redis) })` in one process (Node) or one sandbox (the Vercel Edge
  * runtime): one step of the whole-client proof (scenarios/client-steps.ts) on the shared Upstash store.
  */
-import { createClient } from "@promo-review/sdk";
 import { upstashStore } from "@promo-review/sdk/upstash";
 import { Redis } from "@upstash/redis";
-import { type ClientStep, clientStep } from "./client-steps.ts";
+import { type ClientStep, clientOn, clientStep } from "./client-steps.ts";
 import { runtimeFingerprint, type ScenarioInput, type ScenarioOutput } from "./types.ts";
 
 /** The shared store, and the step this process does. */
@@ -18,15 +17,10 @@ export async function run(input: ScenarioInput): Promise<ScenarioOutput> {
   const { sim, upstash, step } = input as FacadeUpstashInput;
   const redis = new Redis({ url: upstash.url, token: upstash.token, enableTelemetry: false });
   const p = upstash.prefix;
-  const client = createClient({
-    apiKey: sim.apiKey,
-    externalUserId: sim.externalUserId,
-    baseUrl: sim.baseUrl,
-    filesUrl: sim.filesUrl,
-    webhookSecret: sim.webhookSecret,
-    env: {},
-    store: upstashStore(redis, { prefixes: { window: `${p}w:`, claim: `${p}c:`, value: `${p}v:` } }),
-  });
+  const client = clientOn(
+    sim,
+    upstashStore(redis, { prefixes: { window: `${p}w:`, claim: `${p}c:`, value: `${p}v:` } }),
+  );
   try {
     return { runtime: runtimeFingerprint(), ...(await clientStep(client, sim.baseUrl, step)) };
   } finally {

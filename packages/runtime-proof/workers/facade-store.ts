@@ -3,13 +3,12 @@
  * bound to one `PromoReviewState` namespace: `createClient({ store: durableObjectStore(env.STATE) })`,
  * made in each request (as workerd requires), does one step of scenarios/client-steps.ts.
  */
-import { createClient } from "@promo-review/sdk";
 import {
   type DurableObjectNamespaceLike,
   durableObjectStore,
   PromoReviewState,
 } from "@promo-review/sdk/cloudflare";
-import { type ClientStep, clientStep } from "../scenarios/client-steps.ts";
+import { type ClientStep, clientOn, clientStep } from "../scenarios/client-steps.ts";
 import { runtimeFingerprint, type SimulatorEndpoints } from "../scenarios/types.ts";
 
 export { PromoReviewState };
@@ -34,20 +33,15 @@ export default {
     };
     isolate ??= crypto.randomUUID();
     if (step.step === "isolate") return Response.json({ isolate });
-    const client = createClient({
-      apiKey: sim.apiKey,
-      externalUserId: sim.externalUserId,
-      baseUrl: sim.baseUrl,
-      filesUrl: sim.filesUrl,
-      webhookSecret: sim.webhookSecret,
-      env: {},
+    const client = clientOn(
+      sim,
       // Each test its own names, so that one test's spent budget is not the next one's; `waitUntil`
       // keeps a settle or a pause alive after the answer, as a Worker in production passes it.
-      store: durableObjectStore(env.STATE, {
+      durableObjectStore(env.STATE, {
         prefixes: { window: `${prefix}w:`, claim: `${prefix}c:`, value: `${prefix}v:` },
         waitUntil: (promise) => ctx.waitUntil(promise),
       }),
-    });
+    );
     try {
       return Response.json({
         runtime: runtimeFingerprint(),
