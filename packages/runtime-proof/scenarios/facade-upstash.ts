@@ -19,7 +19,11 @@ export async function run(input: ScenarioInput): Promise<ScenarioOutput> {
   const p = upstash.prefix;
   const client = clientOn(
     sim,
-    upstashStore(redis, { prefixes: { window: `${p}w:`, claim: `${p}c:`, value: `${p}v:` } }),
+    upstashStore(redis, {
+      prefixes: { window: `${p}w:`, claim: `${p}c:`, value: `${p}v:` },
+      // A generous deadline: this proves sharing on a loaded machine; the outage suites prove deadlines.
+      timeoutMs: 20_000,
+    }),
   );
   try {
     return { runtime: runtimeFingerprint(), ...(await clientStep(client, sim.baseUrl, step)) };

@@ -40,6 +40,8 @@ export default {
       durableObjectStore(env.STATE, {
         prefixes: { window: `${prefix}w:`, claim: `${prefix}c:`, value: `${prefix}v:` },
         waitUntil: (promise) => ctx.waitUntil(promise),
+        // A generous deadline: this proves sharing on a loaded machine; the outage suites prove deadlines.
+        timeoutMs: 20_000,
       }),
     );
     try {
