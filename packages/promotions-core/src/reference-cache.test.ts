@@ -62,14 +62,48 @@ describe("reference data is cached for a day: one request per list per day", () 
   });
 });
 
+/**
+ * A `fetch` that holds the answer of the first channels request until the test releases it (the
+ * request itself reached the simulator, which logged it): "in flight" is a state the test makes and
+ * waits for, not a delay it hopes is long enough. Like the platform's fetch, a held request rejects
+ * with its signal's reason when that signal aborts.
+ */
+function holdingFirstChannelsRead() {
+  let arrived!: () => void;
+  let release!: () => void;
+  const inFlight = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = false;
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const first = !held && String(input instanceof Request ? input.url : input).endsWith("/v1/channels");
+    if (first) held = true;
+    const response = await globalThis.fetch(input, init);
+    if (!first) return response;
+    arrived();
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    await new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+      void released.then(resolve);
+    });
+    return response;
+  };
+  return { fetch, inFlight, release };
+}
+
 describe("a read never waits on another read's request (one client per isolate in Workers)", () => {
   it("a read that found the list being fetched is not failed by that read's abort: it fetches itself", async () => {
-    sim().control.addFault({ route: "GET /v1/channels", kind: "slow", delayMs: 300, count: 1 });
-    const { reference } = clientFor(sim());
+    const gate = holdingFirstChannelsRead();
+    const { reference } = clientFor(sim(), { fetch: gate.fetch });
     const leader = new AbortController();
     const first = reference.channels({ signal: leader.signal });
     const second = reference.channels();
-    setTimeout(() => leader.abort(new Error("the first request's client went away")), 50);
+    await gate.inFlight;
+    leader.abort(new Error("the first request's client went away"));
     await expect(first).rejects.toMatchObject({ name: "AbortError" });
     const list = await second;
     expect(list.channels.map((c) => c.id)).toEqual(sim().reference.channels.map((c) => c.id));
@@ -78,11 +112,15 @@ describe("a read never waits on another read's request (one client per isolate i
   });
 
   it("a read waiting for another read's request stops at its own signal, and that request goes on", async () => {
-    sim().control.addFault({ route: "GET /v1/channels", kind: "slow", delayMs: 300, count: 1 });
-    const { reference } = clientFor(sim());
+    const gate = holdingFirstChannelsRead();
+    const { reference } = clientFor(sim(), { fetch: gate.fetch });
     const first = reference.channels();
-    const second = reference.channels({ signal: AbortSignal.timeout(50) });
+    const waiting = new AbortController();
+    const second = reference.channels({ signal: waiting.signal });
+    await gate.inFlight;
+    waiting.abort(new Error("the second request's client went away"));
     await expect(second).rejects.toMatchObject({ name: "AbortError" });
+    gate.release();
     expect((await first).fromCache).toBe(false);
     expect(reads("/v1/channels")).toBe(1);
   });
