@@ -222,6 +222,55 @@ describe("resume within a process", () => {
   });
 });
 
+describe("one upload of a file at a time within an uploader", () => {
+  it("the same bytes uploaded twice at once go one after the other: no upload gets the same bytes side by side", async () => {
+    const bytes = patterned(6 * CHUNK, 43);
+    const file = () => new File([bytes as BlobPart], "twice.pdf", { lastModified: 1_700_000_000_000 });
+    const options = { fileName: "twice.pdf", contentType: "application/pdf" };
+    // Both look for a resume point at once: without the queue both could find the same unfinished
+    // upload and send its chunks twice over (the batch crash loop saw exactly that).
+    const stopped = new AbortController();
+    const first = uploader.upload(file(), {
+      ...options,
+      signal: stopped.signal,
+      onProgress: (p) => {
+        if (p.bytesAcknowledged >= 2 * CHUNK) stopped.abort(new Error("the first caller went away"));
+      },
+    });
+    const second = uploader.upload(file(), options);
+    await expect(first).rejects.toMatchObject({ name: "AbortError" });
+    const done = await second;
+    // The second waited, then continued the first's upload from the service's offset.
+    expect(done.resumedFrom).toBeGreaterThanOrEqual(statusGivesOffset() ? 2 * CHUNK : 0);
+    const puts = chunkPuts(sim, done.uploadId);
+    const ranges = puts.map((p) => p.range);
+    expect(new Set(ranges).size, ranges.join(", ")).toBe(ranges.length);
+    expect(sim.control.upload(done.uploadId).sha256).toBe(sha256(bytes));
+  });
+
+  it("a second upload waiting for the first stops at its own signal, and the first goes on", async () => {
+    const bytes = patterned(4 * CHUNK, 47);
+    const options = { fileName: "wait.pdf", contentType: "application/pdf" };
+    let secondStop!: AbortController;
+    let waiting!: Promise<unknown>;
+    const first = uploader.upload(bytes, {
+      ...options,
+      onProgress: (p) => {
+        // Started while the first sends, then given up on.
+        if (p.bytesAcknowledged >= CHUNK && waiting === undefined) {
+          secondStop = new AbortController();
+          waiting = uploader.upload(bytes, { ...options, signal: secondStop.signal });
+          secondStop.abort(new Error("the second caller went away"));
+        }
+      },
+    });
+    const done = await first;
+    // As a store's own lock does (web storage's Web Locks): waiting ends with the signal's reason.
+    await expect(waiting).rejects.toThrow("the second caller went away");
+    expect(sim.control.upload(done.uploadId).sha256).toBe(sha256(bytes));
+  });
+});
+
 describe("stores", () => {
   it("webStorageResumeStore keeps records as JSON and ignores damaged entries", async () => {
     const data = new Map<string, string>();

@@ -16,6 +16,7 @@ import { streamingByDefault } from "./chunks.js";
 import { isKitStore, kitResumeStore } from "./kit-resume-store.js";
 import { meteredClient } from "./metered-client.js";
 import { uploaderOrigin } from "./observation.js";
+import { oneFileAtATime } from "./one-file-at-a-time.js";
 import { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 import { memoryResumeStore } from "./resume-store.js";
 import type {
@@ -76,12 +77,13 @@ export function createUploader(options: UploaderOptions): Uploader {
   });
   const settings: UploaderSettings = {
     http,
-    store:
+    store: oneFileAtATime(
       options.store === undefined
         ? memoryResumeStore()
         : isKitStore(options.store)
           ? kitResumeStore(options.store)
           : options.store,
+    ),
     logger: options.logger,
     retry:
       options.retry === false

@@ -14,11 +14,13 @@ import { type Simulator, startSimulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import "../../../../testing/fast-check-seed.ts";
 import { buildBinInto } from "../../test/support/built-bin.js";
-import { CRASH_SIMULATOR, crashLoop } from "../../test/support/crash-loop.js";
+import { CRASH_SIMULATOR, crashLoop, crashSummary } from "../../test/support/crash-loop.js";
 import { samplePdf } from "../sample-pdf.js";
 
 /** Kills per run: a handful in the unit suite; `PROMO_BATCH_KILLS=200` runs the campaign. */
 const KILLS = Number(process.env["PROMO_BATCH_KILLS"] ?? 5);
+// A finished batch leaves nothing to kill: the loop starts rounds with fresh manifests and journals
+// until KILLS runs were really killed mid-way.
 /** Items in the manifest (`PROMO_BATCH_ITEMS=50` for the campaign's manifest). */
 const ITEMS = Number(process.env["PROMO_BATCH_ITEMS"] ?? 8);
 let sim: Simulator;
@@ -37,13 +39,11 @@ afterAll(async () => {
 
 describe("batch run survives SIGKILL at any moment", () => {
   it(
-    `finishes after ${KILLS} kills, creating nothing twice that was not reported ambiguous`,
+    `finishes after ${KILLS} runs killed mid-way, creating nothing twice that was not reported ambiguous`,
     async () => {
       const counts = await crashLoop({ sim, bin, dir, kills: KILLS, items: ITEMS });
-      console.log(
-        `crash test: ${counts.killed} of ${KILLS} runs killed mid-way; ${counts.created} creations for ${ITEMS} items; ambiguous steps reported: ${counts.ambiguous.length} (${counts.ambiguous.join(", ")})`,
-      );
+      console.log(crashSummary("file journal", counts));
     },
-    240_000 + KILLS * 15_000,
+    240_000 + KILLS * 20_000,
   );
 });

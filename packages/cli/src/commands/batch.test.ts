@@ -62,10 +62,12 @@ describe("batch run <manifest>: checked whole, planned, run with a journal", () 
     expect(first.stderr()).toContain("least time: at once");
     expect(first.stderr()).toContain("2 done, 0 failed, 0 ambiguous");
     const lines = first.stdout().trim().split("\n");
-    expect(lines[0]).toBe("key,status,promotionId,versionId,submitStatus,evaluationId,error,ambiguousStep");
+    expect(lines[0]).toBe(
+      "key,status,promotionId,versionId,submitStatus,evaluationId,error,ambiguousStep,retriedSteps",
+    );
     expect(lines.slice(1).sort()).toEqual([
-      expect.stringMatching(/^fr,done,[0-9a-f-]{36},[0-9a-f-]{36},,,,$/),
-      expect.stringMatching(/^uk,done,[0-9a-f-]{36},[0-9a-f-]{36},pending,[0-9a-f-]{36},,$/),
+      expect.stringMatching(/^fr,done,[0-9a-f-]{36},[0-9a-f-]{36},,,,,$/),
+      expect.stringMatching(/^uk,done,[0-9a-f-]{36},[0-9a-f-]{36},pending,[0-9a-f-]{36},,,$/),
     ]);
     expect(existsSync(`${path}.journal`)).toBe(true);
     expect(creations()).toBe(before + 2);
@@ -115,9 +117,12 @@ describe("batch run <manifest>: checked whole, planned, run with a journal", () 
     ]);
     const retried = captureIo(simulatorEnv(sim));
     expect(await run(["batch", "run", path, "--retry-ambiguous"], retried.io)).toBe(EXIT.ok);
+    // Repeated on purpose: said at the end of the run, and in every report from then on.
+    expect(retried.stderr()).toContain("1 item had an ambiguous step repeated on purpose");
     const human = captureIo(simulatorEnv(sim));
     expect(await run(["batch", "report", "--journal", `${path}.journal`], human.io)).toBe(EXIT.ok);
-    expect(human.stdout()).toMatch(/^b,done,/m);
+    expect(human.stdout()).toMatch(/^b,done,.*,create$/m);
+    expect(human.stdout()).toMatch(/^a,done,.*,,$/m);
   });
 
   it("goes on after a torn last record in the journal", async () => {

@@ -42,6 +42,7 @@ const COLUMNS = [
   "evaluationId",
   "error",
   "ambiguousStep",
+  "retriedSteps",
 ] as const;
 
 /** An outcome or report as one row of plain values (the error and the ambiguous step in words). */
@@ -57,6 +58,8 @@ function rowOf(item: BatchOutcome | ItemReport): Record<(typeof COLUMNS)[number]
     evaluationId: item.evaluationId ?? "",
     error: item.error ? `${step(item.error)}: ${item.error.code}: ${item.error.message}` : "",
     ambiguousStep: step(item.ambiguous),
+    // Ambiguous steps repeated on purpose (--retry-ambiguous): each may exist twice at the service.
+    retriedSteps: (item.retried ?? []).map(step).join("; "),
   };
 }
 
@@ -87,6 +90,7 @@ async function runManifest(ctx: CommandContext, path: string, options: RunOption
     for await (const entry of manifest.entries(ctx.signal)) if (entry.item) yield entry.item;
   }
   const counts = { done: 0, failed: 0, ambiguous: 0 };
+  let retried = 0;
   const rows: ReturnType<typeof rowOf>[] = [];
   try {
     for await (const outcome of ctx.client().batch.run(items(), {
@@ -109,6 +113,7 @@ async function runManifest(ctx: CommandContext, path: string, options: RunOption
       ...ctx.signal,
     })) {
       counts[outcome.status] += 1;
+      if (outcome.retried?.length && !outcome.fromJournal) retried += 1;
       const row = rowOf(outcome);
       // One JSON line per item as it finishes, for a script to follow.
       if (ctx.out.json) ctx.io.stdout.write(`${JSON.stringify(row)}\n`);
@@ -123,6 +128,11 @@ async function runManifest(ctx: CommandContext, path: string, options: RunOption
     );
   }
   ctx.out.note(`${counts.done} done, ${counts.failed} failed, ${counts.ambiguous} ambiguous`);
+  if (retried > 0) {
+    ctx.out.note(
+      `${retried} item${retried === 1 ? "" : "s"} had an ambiguous step repeated on purpose (column retriedSteps): each may now exist twice at the service; search the web app for the item's key.`,
+    );
+  }
   if (counts.ambiguous > 0) {
     ctx.out.note(
       "An ambiguous step may have reached the service: check the web app, then run again with --retry-ambiguous to repeat it.",
@@ -167,7 +177,7 @@ export function registerBatch(program: Command, io: CliIo): void {
   batch
     .command("report")
     .description(
-      "Print where every item of a journal stands: key, status, promotion id, first version id, submit status, evaluation id, error, ambiguous step.",
+      "Print where every item of a journal stands: key, status, promotion id, first version id, submit status, evaluation id, error, ambiguous step, and the ambiguous steps repeated on purpose.",
     )
     .requiredOption("--journal <path|url>", "the journal: a file, or redis://host:port/db?name=<journal>")
     .addHelpText("after", example("$ promo-review batch report --journal spring.csv.journal --json"))

@@ -28,6 +28,11 @@ export interface ItemState {
   ambiguous?: StepRef | undefined;
   /** A step started whose answer was lost but which is safe to do again (an upload, a capture). */
   interrupted?: StepRef | undefined;
+  /**
+   * The steps that were ambiguous and were repeated on purpose (`retryAmbiguous`): each may have made
+   * its record twice at the service. Kept once the step is done, so a report still says it.
+   */
+  retried?: StepRef[] | undefined;
   /** The notes steps keep for their resume, by `step:index:name`. */
   notes: Record<string, unknown>;
 }
@@ -63,6 +68,8 @@ export function applyRecord(state: JournalState, record: JournalRecord): Journal
       // An item runs one step at a time: a new intent replaces any open one (a re-run's retry).
       item.ambiguous = VISIBLE_STEPS.includes(record.step) ? ref : undefined;
       item.interrupted = VISIBLE_STEPS.includes(record.step) ? undefined : ref;
+      if (record.retried && !item.retried?.some((r) => stepName(r) === name))
+        item.retried = [...(item.retried ?? []), ref];
       break;
     case "done":
       item.done[name] = record.ids;

@@ -34,7 +34,18 @@ export type StepIds = Record<string, string>;
 /** One record of a journal. Every record names the item by `key` but the first, which names the batch. */
 export type JournalRecord =
   | { type: "batch"; batchId: string; at: number }
-  | { type: "intent"; key: string; step: BatchStep; index?: number | undefined; at: number }
+  | {
+      type: "intent";
+      key: string;
+      step: BatchStep;
+      index?: number | undefined;
+      at: number;
+      /**
+       * True when the step was ambiguous and is repeated on purpose (`retryAmbiguous`): what it makes
+       * may then exist twice at the service, and every report says so from here on.
+       */
+      retried?: boolean | undefined;
+    }
   | { type: "done"; key: string; step: BatchStep; index?: number | undefined; at: number; ids: StepIds }
   | {
       type: "failed";

@@ -20,6 +20,11 @@ export interface BatchOutcome {
   error?: (RecordedError & StepRef) | undefined;
   /** The step that may have reached the service, its answer never recorded. */
   ambiguous?: StepRef | undefined;
+  /**
+   * Steps that were ambiguous and were repeated on purpose (`retryAmbiguous`, `--retry-ambiguous`):
+   * each may have made its record twice at the service (look for the item's key in the web app).
+   */
+  retried?: StepRef[] | undefined;
   /** True when the journal had it finished already: nothing was sent for it in this run. */
   fromJournal?: boolean | undefined;
 }
@@ -39,6 +44,7 @@ export function outcomeOf(state: ItemState, status: BatchOutcome["status"]): Bat
         ? { ...state.failed.error, step: state.failed.step, index: state.failed.index }
         : undefined,
     ambiguous: status === "ambiguous" ? state.ambiguous : undefined,
+    retried: state.retried,
   };
 }
 

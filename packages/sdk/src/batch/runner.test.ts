@@ -159,12 +159,21 @@ describe("a re-run with the same journal goes on where the last one stopped", ()
       "c",
     ]);
     const retried = await runAll(client, items, { journal, retryAmbiguous: true });
-    expect(retried.map((o) => [o.key, o.status])).toEqual([
-      ["a", "done"],
-      ["b", "done"],
-      ["c", "done"],
+    // The repeated step is named in the outcome, and the journal keeps that it was repeated on purpose.
+    expect(retried.map((o) => [o.key, o.status, o.retried])).toEqual([
+      ["a", "done", undefined],
+      ["b", "done", [{ step: "create" }]],
+      ["c", "done", undefined],
     ]);
     expect(created).toHaveLength(3);
+    const again = await runAll(client, items, { journal });
+    expect(again.find((o) => o.key === "b")).toMatchObject({
+      fromJournal: true,
+      retried: [{ step: "create" }],
+    });
+    expect(created).toHaveLength(3);
+    const state = await readState(journal.read());
+    expect(state.items.get("b")?.retried).toEqual([{ step: "create" }]);
     await journal.close();
   });
 
@@ -234,6 +243,80 @@ describe("a re-run with the same journal goes on where the last one stopped", ()
   });
 });
 
+describe("what a step cannot do is that item's failure, with a message naming the fix", () => {
+  it("an item with files and no openFile fails naming openFile; nothing is sent for it", async () => {
+    const { client, created } = recordingClient();
+    const journal = freshJournal();
+    const item = {
+      ...textItem("no-open"),
+      fileFormat: "pdf",
+      content: undefined,
+      files: [pdfPath],
+    } as BatchItem;
+    const outcomes = await runAll(client, [item, textItem("plain")], { journal });
+    expect(outcomes.map((o) => [o.key, o.status])).toEqual([
+      ["no-open", "failed"],
+      ["plain", "done"],
+    ]);
+    expect(outcomes[0]!.error).toMatchObject({ step: "upload", index: 0, code: "ERROR" });
+    expect(outcomes[0]!.error?.message).toMatch(/pass openFile to batch\.run/);
+    expect(created).toHaveLength(1);
+    await journal.close();
+  });
+
+  it("an upload the journal noted but the service no longer has is started again", async () => {
+    const { client } = recordingClient();
+    const journal = freshJournal();
+    await journal.append({ type: "intent", key: "gone", step: "upload", index: 0, at: Date.now() });
+    const unknown = crypto.randomUUID();
+    await journal.append({
+      type: "note",
+      key: "gone",
+      step: "upload",
+      index: 0,
+      at: Date.now(),
+      name: "uploadId",
+      value: unknown,
+    });
+    const before = sim().control.requests().length;
+    const item = {
+      ...textItem("gone"),
+      fileFormat: "pdf",
+      content: undefined,
+      files: [pdfPath],
+    } as BatchItem;
+    const outcomes = await runAll(client, [item], { journal, openFile });
+    expect(outcomes.map((o) => o.status)).toEqual(["done"]);
+    const rerun = sim().control.requests().slice(before);
+    expect(rerun.filter((r) => r.method === "POST" && r.path === "/v1/uploads")).toHaveLength(1);
+    const uploadId = (await readState(journal.read())).items.get("gone")?.done["upload:0"]?.["uploadId"];
+    expect(uploadId).toEqual(expect.any(String));
+    expect(uploadId).not.toBe(unknown);
+    await journal.close();
+  });
+});
+
+describe("progress counts the time spent waiting on each budget", () => {
+  it("a budget of one request per 300 ms makes the second creation wait, and progress says on which budget", async () => {
+    const client = clientFor(sim(), {
+      rateBudget: {
+        safetyMarginMs: 0,
+        budgets: [{ name: "shared", limit: 1, windowMs: 300, match: { pathPrefix: "/v1/" } }],
+      },
+    });
+    const journal = freshJournal();
+    const progress: BatchProgress[] = [];
+    const outcomes = await runAll(client, [textItem("w1"), textItem("w2")], {
+      journal,
+      concurrency: 1,
+      onProgress: (p) => progress.push(p),
+    });
+    expect(outcomes.map((o) => o.status)).toEqual(["done", "done"]);
+    expect(progress.at(-1)?.waitedMs["shared"]).toBeGreaterThan(0);
+    await journal.close();
+  });
+});
+
 describe("two runners never both run a journal's items", () => {
   it("refuses a second run while the first holds the lease", async () => {
     const { client } = recordingClient();
@@ -260,6 +343,44 @@ describe("a run stops when its signal aborts, and gives the journal back", () =>
     expect(created).toEqual([]);
     const outcomes = await runAll(client, [textItem("a")], { journal });
     expect(outcomes.map((o) => o.status)).toEqual(["done"]);
+    await journal.close();
+  });
+});
+
+describe("a run aborted while an item's request is on its way", () => {
+  it("rejects (a reason that is not an Error becomes an AbortError), and the next run reports that step ambiguous", async () => {
+    const stop = new AbortController();
+    const created: string[] = [];
+    let creations = 0;
+    const client = clientFor(sim(), {
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        if (request.method === "POST" && new URL(request.url).pathname === "/v1/promotions") {
+          creations += 1;
+          // The second creation: the user stops the run as its request leaves (it never arrives).
+          if (creations === 2) stop.abort("the user pressed Ctrl-C");
+          const body = (await request.clone().json()) as { metadata: Record<string, string> };
+          if (creations !== 2) created.push(body.metadata[ITEM_KEY_METADATA]!);
+        }
+        return fetch(request);
+      },
+    });
+    const journal = freshJournal();
+    const items = [textItem("s1"), textItem("s2"), textItem("s3")];
+    await expect(
+      runAll(client, items, { journal, concurrency: 1, signal: stop.signal }),
+    ).rejects.toMatchObject({
+      name: "AbortError",
+      code: "ABORTED",
+    });
+    const next = await runAll(client, items, { journal, concurrency: 1 });
+    // s2's request may have reached the service as far as the journal knows: reported, not repeated.
+    expect(next.map((o) => [o.key, o.status, o.ambiguous])).toEqual([
+      ["s1", "done", undefined],
+      ["s2", "ambiguous", { step: "create" }],
+      ["s3", "done", undefined],
+    ]);
+    expect(created.sort()).toEqual(["s1", "s3"]);
     await journal.close();
   });
 });

@@ -183,7 +183,14 @@ async function runItem(parts: BatchParts, run: Run, item: BatchItem): Promise<Ba
     const done = itemState().done[stepName(ref)];
     if (done) return done;
     signal.throwIfAborted();
-    await record(journal, state, { type: "intent", key: item.key, ...ref, at: Date.now() }, signal);
+    // Repeating an ambiguous step is a choice the journal keeps: every later report names it.
+    const retried = existing?.ambiguous !== undefined && stepName(existing.ambiguous) === stepName(ref);
+    await record(
+      journal,
+      state,
+      { type: "intent", key: item.key, ...ref, at: Date.now(), ...(retried ? { retried: true } : {}) },
+      signal,
+    );
     let ids: StepIds;
     try {
       ids = await send();
