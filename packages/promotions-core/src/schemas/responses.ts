@@ -71,3 +71,18 @@ export const jurisdictionSchema = v.looseObject({ id: uuid, name: stringSchema, 
 
 /** A product or target market: the spec does not show their fields, so any JSON object. */
 export const openRecordSchema = plainObject;
+
+/** The channel list (GET /v1/channels): its items under `channels`. */
+export const channelListResponseSchema = v.looseObject({ channels: v.array(channelSchema) });
+
+/** The jurisdiction list (GET /v1/jurisdictions): its items under `jurisdictions`. */
+export const jurisdictionListResponseSchema = v.looseObject({ jurisdictions: v.array(jurisdictionSchema) });
+
+/** The product list (docs/gaps.md: path and fields not shown): its items under `products`. */
+export const productListResponseSchema = v.looseObject({ products: v.array(openRecordSchema) });
+
+/** The target-market list (docs/gaps.md: path and fields not shown): its items under `targetMarkets`. */
+export const targetMarketListResponseSchema = v.looseObject({ targetMarkets: v.array(openRecordSchema) });
+
+/** A comment reply's answer (docs/gaps.md row 14: 201 `{commentId, parentCommentId, correlationId}`). */
+export const commentReplyResponseSchema = v.looseObject({ parentCommentId: stringSchema });
