@@ -1,5 +1,6 @@
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
+import { holdFirstAnswer } from "../../../testing/held-answer.ts";
 import { useSimulator } from "../../../testing/simulator.ts";
 import { clientFor, requestsTo } from "../test/support/sim.js";
 import { type CachedReference, memoryReferenceStore, type ReferenceStore } from "./reference-cache.js";
@@ -63,26 +64,34 @@ describe("reference data is cached for a day: one request per list per day", () 
 });
 
 describe("a read never waits on another read's request (one client per isolate in Workers)", () => {
+  // The first request's answer is held until the test releases it, so "while it is in flight" is an
+  // event the test waits for, never a delay it hopes outlasts another.
   it("a read that found the list being fetched is not failed by that read's abort: it fetches itself", async () => {
-    sim().control.addFault({ route: "GET /v1/channels", kind: "slow", delayMs: 300, count: 1 });
-    const { reference } = clientFor(sim());
+    const held = holdFirstAnswer("/v1/channels");
+    const { reference } = clientFor(sim(), { fetch: held.fetch });
     const leader = new AbortController();
     const first = reference.channels({ signal: leader.signal });
     const second = reference.channels();
-    setTimeout(() => leader.abort(new Error("the first request's client went away")), 50);
+    await held.inFlight;
+    leader.abort(new Error("the first request's client went away"));
     await expect(first).rejects.toMatchObject({ name: "AbortError" });
     const list = await second;
+    held.release();
     expect(list.channels.map((c) => c.id)).toEqual(sim().reference.channels.map((c) => c.id));
     expect(list.fromCache).toBe(false);
     expect(reads("/v1/channels")).toBe(2);
   });
 
   it("a read waiting for another read's request stops at its own signal, and that request goes on", async () => {
-    sim().control.addFault({ route: "GET /v1/channels", kind: "slow", delayMs: 300, count: 1 });
-    const { reference } = clientFor(sim());
+    const held = holdFirstAnswer("/v1/channels");
+    const { reference } = clientFor(sim(), { fetch: held.fetch });
+    const follower = new AbortController();
     const first = reference.channels();
-    const second = reference.channels({ signal: AbortSignal.timeout(50) });
+    const second = reference.channels({ signal: follower.signal });
+    await held.inFlight;
+    follower.abort(new Error("the second read's caller went away"));
     await expect(second).rejects.toMatchObject({ name: "AbortError" });
+    held.release();
     expect((await first).fromCache).toBe(false);
     expect(reads("/v1/channels")).toBe(1);
   });
