@@ -297,14 +297,13 @@ describe("a low-speed limit ends a body that trickles slower than minBytesPerSec
       minBytesPerSecond: 100,
       retry: false,
     });
-    const started = Date.now();
     const error = await client.request("/v1/x").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toMatch(
       /^GET \S+\/v1\/x timed out \(the response body stalled: \d+ bytes in \d+ ms \(\d+ bytes\/s\), under the floor of 100 bytes\/s\)/,
     );
-    // The bound: far under timeoutMs; generous slack for a loaded machine.
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // The message names the floor, not the 600 s timeoutMs: that is what ended it (no clock is read,
+    // so a loaded machine cannot fail this).
   });
 
   it("a body that keeps pace is read whole however long it takes; a request may set its own floor", async () => {

@@ -1,5 +1,6 @@
 import { startSimulator } from "@promo-review/simulator";
 import { describe, expect, it } from "vitest";
+import { holdFirstAnswer } from "../../../testing/held-answer.ts";
 import { useSimulator } from "../../../testing/simulator.ts";
 import { clientFor, requestsTo } from "../test/support/sim.js";
 import { type CachedReference, memoryReferenceStore, type ReferenceStore } from "./reference-cache.js";
@@ -62,65 +63,35 @@ describe("reference data is cached for a day: one request per list per day", () 
   });
 });
 
-/**
- * A `fetch` that holds the answer of the first channels request until the test releases it (the
- * request itself reached the simulator, which logged it): "in flight" is a state the test makes and
- * waits for, not a delay it hopes is long enough. Like the platform's fetch, a held request rejects
- * with its signal's reason when that signal aborts.
- */
-function holdingFirstChannelsRead() {
-  let arrived!: () => void;
-  let release!: () => void;
-  const inFlight = new Promise<void>((resolve) => {
-    arrived = resolve;
-  });
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let held = false;
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const first = !held && String(input instanceof Request ? input.url : input).endsWith("/v1/channels");
-    if (first) held = true;
-    const response = await globalThis.fetch(input, init);
-    if (!first) return response;
-    arrived();
-    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
-    await new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
-      void released.then(resolve);
-    });
-    return response;
-  };
-  return { fetch, inFlight, release };
-}
-
 describe("a read never waits on another read's request (one client per isolate in Workers)", () => {
+  // The first request's answer is held until the test releases it, so "while it is in flight" is an
+  // event the test waits for, never a delay it hopes outlasts another.
   it("a read that found the list being fetched is not failed by that read's abort: it fetches itself", async () => {
-    const gate = holdingFirstChannelsRead();
-    const { reference } = clientFor(sim(), { fetch: gate.fetch });
+    const held = holdFirstAnswer("/v1/channels");
+    const { reference } = clientFor(sim(), { fetch: held.fetch });
     const leader = new AbortController();
     const first = reference.channels({ signal: leader.signal });
     const second = reference.channels();
-    await gate.inFlight;
+    await held.inFlight;
     leader.abort(new Error("the first request's client went away"));
     await expect(first).rejects.toMatchObject({ name: "AbortError" });
     const list = await second;
+    held.release();
     expect(list.channels.map((c) => c.id)).toEqual(sim().reference.channels.map((c) => c.id));
     expect(list.fromCache).toBe(false);
     expect(reads("/v1/channels")).toBe(2);
   });
 
   it("a read waiting for another read's request stops at its own signal, and that request goes on", async () => {
-    const gate = holdingFirstChannelsRead();
-    const { reference } = clientFor(sim(), { fetch: gate.fetch });
+    const held = holdFirstAnswer("/v1/channels");
+    const { reference } = clientFor(sim(), { fetch: held.fetch });
+    const follower = new AbortController();
     const first = reference.channels();
-    const waiting = new AbortController();
-    const second = reference.channels({ signal: waiting.signal });
-    await gate.inFlight;
-    waiting.abort(new Error("the second request's client went away"));
+    const second = reference.channels({ signal: follower.signal });
+    await held.inFlight;
+    follower.abort(new Error("the second read's caller went away"));
     await expect(second).rejects.toMatchObject({ name: "AbortError" });
-    gate.release();
+    held.release();
     expect((await first).fromCache).toBe(false);
     expect(reads("/v1/channels")).toBe(1);
   });

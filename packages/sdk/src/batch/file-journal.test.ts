@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import "../../../../testing/fast-check-seed.ts";
+import { waitFor } from "../../../../testing/wait-for.ts";
 import { recordArb } from "../../test/support/journal-records.js";
 import { fileJournal } from "./file-journal.js";
 import { encodeRecord, scanRecords } from "./file-journal-records.js";
@@ -202,8 +203,17 @@ describe("two runners never both run a journal's items", () => {
     const path = freshPath();
     const lease = await fileJournal(path).lease({ owner: "runner-1", ttlMs: 90 });
     const before = JSON.parse(readFileSync(`${path}.lease`, "utf8")).expiresAt as number;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(JSON.parse(readFileSync(`${path}.lease`, "utf8")).expiresAt).toBeGreaterThan(before);
+    // Waits for the renewal itself (every ttlMs / 3), not for a time it is hoped to fit in: under load
+    // the renewal's file write may take longer than any fixed sleep.
+    const expiresAt = () => {
+      try {
+        return JSON.parse(readFileSync(`${path}.lease`, "utf8")).expiresAt as number;
+      } catch {
+        return before; // read while being written: not renewed yet, as far as this look can tell
+      }
+    };
+    await waitFor(() => expiresAt() > before, 10_000, "the lease renewed");
+    expect(expiresAt()).toBeGreaterThan(before);
     expect(lease.signal.aborted).toBe(false);
     writeFileSync(
       `${path}.lease`,
