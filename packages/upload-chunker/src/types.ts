@@ -24,11 +24,9 @@ import type { UPLOAD_STATUSES } from "./upload-statuses.js";
  * How an uploader reaches the file service and behaves: these, plus the flat credentials (`apiKey`
  * with `externalUserId` and optionally `externalUserEmail`, or `sessionToken` with `workspaceId`),
  * `fetch`, `hooks`, `logger`, `appInfo` and a rate `budget` (see `HttpClientSource` in
- * `@promo-review/http`); all unused when `http` is given. The OpenTelemetry providers are not among
- * them: pass `telemetry: openTelemetry({ tracerProvider, meterProvider })` instead.
+ * `@promo-review/http`); all unused when `http` is given.
  */
-export interface UploaderOptions
-  extends Omit<HttpClientSource, "tracerProvider" | "meterProvider" | "propagateTraceContext"> {
+export interface UploaderOptions extends HttpClientSource {
   /**
    * What observes every upload, status read and wait (and, for a client made here, every request):
    * `openTelemetry({ tracerProvider, meterProvider })` from `@promo-review/opentelemetry`, or any
