@@ -107,6 +107,10 @@ describe("a batch runs each item's steps in order, and yields one outcome per it
     expect(created.find((body) => (body["uploadIds"] as string[] | undefined)?.length === 2)).toBeDefined();
     expect(requests("POST", /^\/v1\/uploads$/)).toHaveLength(2);
     expect(progress.at(-1)).toMatchObject({ done: 3, total: 3, failed: 0, ambiguous: 0, etaMs: 0 });
+    // No step creates a version (README: a line is one promotion, its first version made with it):
+    // each item's version is the creation's, and no request adds another.
+    expect(requests("POST", /\/versions$/)).toEqual([]);
+    for (const outcome of outcomes) expect(outcome.versionId).toMatch(/^[0-9a-f-]{36}$/);
     await journal.close();
   });
 
