@@ -254,7 +254,9 @@ export async function crashLoop(loop: CrashLoop): Promise<CrashCounts> {
     };
     const runOnce = (...flags: string[]) =>
       timed(() =>
-        runWithDeadline(process.execPath, [...args, ...flags], { cwd: dir, env, timeoutMs: 60_000 }),
+        // A whole round's remaining work in one run, on a machine that may be running CI beside it
+        // (one 60 s deadline was missed so): long enough for that, short enough to catch a hang.
+        runWithDeadline(process.execPath, [...args, ...flags], { cwd: dir, env, timeoutMs: 180_000 }),
       );
     // Killed runs never repeat an ambiguous step (no --retry-ambiguous): nothing they do may create twice.
     while (counts.kills < loop.kills) {
