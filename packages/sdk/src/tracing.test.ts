@@ -241,7 +241,9 @@ describe("the budget the facade makes and its webhook verifier report to the sam
   it("a full window: the budget's promo_review.budget.wait span is under the operation that waited", async () => {
     const client = traced({
       rateBudget: {
-        budgets: [{ name: "tiny", limit: 1, windowMs: 400, match: { pathPrefix: "/v1/" } }],
+        // The second call waits only if it starts inside the first one's window: 3 s holds one
+        // simulator round trip on a loaded machine, where 400 ms did not have to.
+        budgets: [{ name: "tiny", limit: 1, windowMs: 3_000, match: { pathPrefix: "/v1/" } }],
         safetyMarginMs: 0,
       },
     });
