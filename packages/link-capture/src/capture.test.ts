@@ -72,7 +72,7 @@ describe("generic URL: captured synchronously, 201 with an image upload", () => 
 describe("cloud-drive link: imported asynchronously, polled until completed", () => {
   it("returns finalUploadId, the converted format (pdf) and the source", async () => {
     // Long enough for a poll to see the import unfinished even on a loaded machine.
-    sim().control.setDelays({ linkImportDelayMs: 600 });
+    sim().control.setDelays({ linkImportDelayMs: 2_000 });
     const events: CaptureEvent[] = [];
     const result = await linksFor(sim()).capture(DOC, { onStatus: (e) => events.push(e) });
     expect(result).toMatchObject({ fileFormat: "pdf", source: "google-drive" });

@@ -17,7 +17,9 @@ import type { LinkCaptureOptions } from "./capture.js";
 const sim = useSimulator(startSimulator, {
   mainApiLimit: 100_000,
   linkCaptureLimit: 100_000,
-  linkImportDelayMs: 400,
+  // Long enough that a poll sees the import unfinished even when this process (test and simulator
+  // both) stalls on a loaded machine: 400 ms did not always hold.
+  linkImportDelayMs: 2_000,
   seed: 26,
 });
 const otel = recordingTelemetry();

@@ -76,6 +76,8 @@ describe.runIf(redisAvailable("rate-budget eight processes"))(
       // How much of the budget they use is printed above, not asserted: it measures how fast eight
       // processes get CPU time on this machine (under load, half the budget), which the store does not
       // decide. The store promises the limit, which the zero 429s prove at any speed.
-    });
+      // Its own deadlines (each worker ready, then reporting within RUN_MS + 20 s) bound it; the test's
+      // outlasts them so that a slow fork of eight processes fails with their message, not vitest's 30 s.
+    }, 90_000);
   },
 );

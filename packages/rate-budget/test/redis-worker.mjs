@@ -20,7 +20,10 @@ const budget = createRateBudget({
   budgets: [
     { name: "shared", limit: config.limit, windowMs: config.windowMs, match: { pathPrefix: "/v1/" } },
   ],
-  store: new RedisStore({ client: redis }),
+  // The rule here is the limit across processes, not the deadline (outage.test.ts has that): eight
+  // processes forked on a loaded machine can keep Redis's answer past the default 1 s, which would end
+  // a worker with BUDGET_STORE_UNAVAILABLE instead of measuring the limit.
+  store: new RedisStore({ client: redis, timeoutMs: 10_000 }),
 });
 const headers = { Authorization: `Bearer ${config.apiKey}`, "X-External-User-ID": config.externalUserId };
 const url = `${config.baseUrl}/v1/channels`;
