@@ -272,7 +272,8 @@ describe.runIf(scriptAvailable())("at a terminal (a pseudo-terminal through scri
   });
 
   it("turns a spinner with the status while a link is imported and while `evaluate --wait` waits", async () => {
-    sim.control.setDelays({ linkImportDelayMs: 700 });
+    // Long enough that the spinner shows a poll of an unfinished import even from a slow child process.
+    sim.control.setDelays({ linkImportDelayMs: 2_500 });
     const capture = await inTerminal([
       "capture",
       "https://www.figma.com/design/AbC123/Spring",
