@@ -132,11 +132,6 @@ export interface RequestOptions {
   /** The operation the request belongs to, as the client's `telemetry` started it. */
   parent?: ObservedOperation | undefined;
   /**
-   * Ignored: the older operation span, which no client reads any more.
-   * @deprecated Pass `parent`. Kept, as a type only, until upload-chunker's tests stop naming it.
-   */
-  operation?: unknown;
-  /**
    * The path's template as the spec writes it (`/v1/promotions/{promotionId}/versions`): the CLIENT
    * span's name (`POST /v1/promotions/{promotionId}/versions`) and `url.template`. Default: the path
    * itself when it holds no id (only letters, hyphens and underscores between its slashes, bar `v1`:
@@ -175,11 +170,6 @@ export interface HttpClient {
    * its closure: the function prints as a function, never as the values.
    */
   readonly redact: Redactor;
-  /**
-   * Never present on a client of this package any more (the packages publish to `telemetry`).
-   * @deprecated Kept, as a type only, until upload-chunker's tests stop naming it.
-   */
-  telemetryFor?(scope: { name: string; version: string }): undefined;
   /**
    * The observer this client publishes to (its `telemetry` option), which the packages built on it
    * publish their operations to as well: a client shared by several packages carries it to each.

@@ -4,7 +4,6 @@ import { EventEmitter } from "eventemitter3";
 import { type BudgetTelemetry, budgetTelemetry, type Waited, type WaitState } from "./budget-telemetry.js";
 import { type Clock, systemClock } from "./clock.js";
 import { abortedError, closedError, deadlineError, queueFullError, type RequestLabel } from "./errors.js";
-import { kyHooksFor } from "./ky-hooks.js";
 import { type Queued, WaitQueue } from "./queue.js";
 import {
   type BudgetRequest,
@@ -20,7 +19,6 @@ import type { BudgetStore, Decision } from "./store.js";
 import type {
   AcquireOptions,
   Admission,
-  BudgetKyHooks,
   BudgetTicket,
   RateBudgetEvents,
   RateBudgetOptions,
@@ -160,7 +158,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   }
 
   static {
-    // The one door to the budget's internals, for `budgetedFetch` (fetch.ts) only.
+    // The one door to the budget's internals, for `budgetedFetch` (fetch.ts) and `kyHooks` (ky-hooks.ts) only.
     admissionOf = (budget) => budget.#admission;
   }
 
@@ -557,16 +555,6 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     this.pauseFor(pauseMs, "response", 429);
     this.#telemetry?.paused(windows);
     return pauseMs;
-  }
-
-  /**
-   * A ky hook set (ky 1 or ky 2) to merge into ky's `hooks` option: every attempt waits for the
-   * budget (ky's signal, `context.rateBudget` options), in `beforeRequest` and, on ky 2, in
-   * `beforeRetry`; `afterResponse` settles the admission, learns from a 429 and, in
-   * `onThrottled: "retry"` mode, resends. Put it last in `beforeRequest`, first in `beforeRetry`.
-   */
-  kyHooks(): BudgetKyHooks {
-    return kyHooksFor(this.#admission);
   }
 
   /**

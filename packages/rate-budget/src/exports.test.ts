@@ -14,6 +14,7 @@ describe("the entry exports what the README documents, one entry point per job",
       "createRateBudget",
       "defaultBudgets",
       "keyIdOf",
+      "kyHooks",
       "systemClock",
     ]);
     const readme = readFileSync(join(import.meta.dirname, "..", "README.md"), "utf8");
@@ -23,7 +24,7 @@ describe("the entry exports what the README documents, one entry point per job",
 
   it("has no second way to do a budget's jobs", () => {
     const budget = entry.createRateBudget({ baseUrl: "http://127.0.0.1:1" });
-    for (const removed of ["acquireTicket", "learnFrom", "onThrottled", "maxThrottleRetries"]) {
+    for (const removed of ["acquireTicket", "learnFrom", "onThrottled", "maxThrottleRetries", "kyHooks"]) {
       expect(removed in budget).toBe(false);
     }
     budget.close();

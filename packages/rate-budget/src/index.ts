@@ -18,6 +18,7 @@ export { type Clock, systemClock } from "./clock.js";
 export { BUDGET_CODES } from "./errors.js";
 export { budgetedFetch } from "./fetch.js";
 export { keyIdOf } from "./key-id.js";
+export { kyHooks } from "./ky-hooks.js";
 export {
   type BudgetRequest,
   type BudgetRule,

@@ -1,3 +1,4 @@
+import { admissionOf, type RateBudget } from "./budget.js";
 import { resendWhileThrottled } from "./resend.js";
 import type {
   AcquireOptions,
@@ -23,7 +24,11 @@ function isState(first: Request | KyHookState): first is KyHookState {
 }
 
 /**
- * ky hooks for a budget (`budget.kyHooks()`), for ky 1 and ky 2: before each attempt, wait for the
+ * A ky hook set (ky 1 or ky 2) for `budget`, to merge into ky's `hooks` option (put it last in
+ * `beforeRequest`, first in `beforeRetry`). A function of its own rather than a method of the budget,
+ * like `budgetedFetch`, so that a bundle that never calls ky (the facade's) carries none of it.
+ *
+ * For ky 1 and ky 2: before each attempt, wait for the
  * budget with the request's signal, so a retried request takes budget again, as the server counts it
  * (ky 1 calls `beforeRequest` on every attempt; ky 2 calls it once per call and `beforeRetry` before
  * each retry, so there the retry hook takes it); after each response, settle the admission (it counts
@@ -31,7 +36,11 @@ function isState(first: Request | KyHookState): first is KyHookState {
  * mode the 429 is answered by resending (ky's own `retry` can stay 0). ky's `timeout` starts after
  * the hooks, so time spent waiting for the budget does not count against it.
  */
-export function kyHooksFor(admission: Admission): BudgetKyHooks {
+export function kyHooks(budget: RateBudget): BudgetKyHooks {
+  return kyHooksFor(admissionOf(budget));
+}
+
+function kyHooksFor(admission: Admission): BudgetKyHooks {
   // The attempt's ticket, found again by the hook that settles it. ky 1 hands both hooks of one
   // attempt the same frozen options object (but not the same Request: it clones it for retries).
   // ky 2 makes a new options object when a hook replaces the request, but keeps one `context`

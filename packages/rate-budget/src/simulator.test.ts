@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { KY_MAJORS, type KyMajor } from "../test/support/ky-majors.js";
 import { createRateBudget } from "./budget.js";
 import { budgetedFetch } from "./fetch.js";
+import { kyHooks } from "./ky-hooks.js";
 import type { RateBudgetOptions } from "./types.js";
 
 let sim: Simulator | undefined;
@@ -22,7 +23,7 @@ async function setup(
   const rateBudget = createRateBudget({ baseUrl: sim.baseUrl, safetyMarginMs: 20, ...budget });
   const headers = { Authorization: `Bearer ${sim.apiKey}`, "X-External-User-ID": sim.externalUserId };
   // ky (retry 0 unless a test retries), the budget's hooks merged into `hooks`.
-  const api = kyMajor.create(sim.baseUrl, { retry: kyRetry, headers, hooks: rateBudget.kyHooks() });
+  const api = kyMajor.create(sim.baseUrl, { retry: kyRetry, headers, hooks: kyHooks(rateBudget) });
   return { sim, budget: rateBudget, api, headers };
 }
 
@@ -158,7 +159,7 @@ describe.each(KY_MAJORS)("$major hooks against the simulator", (kyMajor) => {
     budget.pauseFor(60_000);
     const files = kyMajor.create(sim.filesUrl, {
       retry: 0,
-      hooks: budget.kyHooks(),
+      hooks: kyHooks(budget),
       throwHttpErrors: false,
     });
     const response = await files.get("v1/uploads/00000000-0000-4000-8000-000000000000", {

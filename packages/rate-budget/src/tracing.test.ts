@@ -12,6 +12,7 @@ import { ManualClock } from "../test/support/clock.js";
 import { KY_MAJORS } from "../test/support/ky-majors.js";
 import { createRateBudget, type RateBudget } from "./budget.js";
 import { budgetedFetch } from "./fetch.js";
+import { kyHooks } from "./ky-hooks.js";
 import { RedisStore } from "./redis.js";
 import type { BudgetRule } from "./rules.js";
 import type { RateBudgetOptions } from "./types.js";
@@ -157,7 +158,7 @@ describe("standalone users get the same spans through the budget: the ky hooks",
       const api = create(sim().baseUrl, {
         retry: 0,
         headers: { Authorization: `Bearer ${sim().apiKey}`, "X-External-User-ID": sim().externalUserId },
-        hooks: budget.kyHooks(),
+        hooks: kyHooks(budget),
       });
       const caller = await insideActiveSpan(otel.tracerProvider, "caller", async (span) => {
         await api.get("v1/channels").json();

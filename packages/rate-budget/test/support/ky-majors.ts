@@ -1,5 +1,5 @@
 /**
- * The ky majors `kyHooks()` serves (dev dependencies `ky1`, ky 1.14, and `ky`, ky 2.1), each with a
+ * The ky majors `kyHooks(budget)` serves (dev dependencies `ky1`, ky 1.14, and `ky`, ky 2.1), each with a
  * `create` that takes the base URL in that major's option (`prefixUrl` in ky 1, `prefix` in ky 2),
  * so one test runs against both.
  */
