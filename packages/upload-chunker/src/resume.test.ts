@@ -20,6 +20,7 @@ import {
 } from "../test/support/uploads.js";
 import {
   createUploader,
+  fromStream,
   memoryResumeStore,
   type ResumeRecord,
   type Uploader,
@@ -176,7 +177,11 @@ describe("resume within a process", () => {
       fetch: forgetful,
     });
     const error = await client
-      .upload(webStreamOf(bytes), { fileName: "a.pdf", contentType: "application/pdf", size: bytes.length })
+      .upload(fromStream(webStreamOf(bytes)), {
+        fileName: "a.pdf",
+        contentType: "application/pdf",
+        size: bytes.length,
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as Error).message).toMatch(/cannot be sent again; resume with a seekable source/);
