@@ -3,7 +3,12 @@
  * simulator's file service. The test then compares the SHA-256 of the bytes the server stored with the
  * payload's.
  */
-import { createUploader, streamingByDefault, type UploadProgress } from "@promo-review/upload-chunker";
+import {
+  createUploader,
+  fromStream,
+  streamingByDefault,
+  type UploadProgress,
+} from "@promo-review/upload-chunker";
 import { payloadBlob, payloadStream } from "./payload.ts";
 import { runtimeFingerprint, type ScenarioInput, type ScenarioOutput } from "./types.ts";
 
@@ -17,7 +22,8 @@ export async function run({ sim, size, source, chunkSize }: ScenarioInput): Prom
   let reports = 0;
   let backwards = false;
   let last: UploadProgress | undefined;
-  const result = await uploader.upload(source === "blob" ? payloadBlob(bytes) : payloadStream(bytes), {
+  const payload = source === "blob" ? payloadBlob(bytes) : fromStream(payloadStream(bytes));
+  const result = await uploader.upload(payload, {
     fileName: "runtime-proof.mp4",
     contentType: "video/mp4",
     size: bytes,

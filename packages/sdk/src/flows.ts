@@ -109,7 +109,7 @@ export interface EvaluationOutcome {
 
 /** The end-to-end flows users otherwise write by hand. */
 export interface Flows {
-  /** Uploads a file (a Blob, bytes, a stream; a path via `@promo-review/sdk/node`), waits for it, and creates a promotion with the matching `fileFormat`. */
+  /** Uploads a file (a Blob, bytes, a stream through `fromStream` from `@promo-review/sdk/streams`; a path via `@promo-review/sdk/node`), waits for it, and creates a promotion with the matching `fileFormat`. */
   createFromFile(
     source: UploadSource,
     options: FileOptions & { promotion: PromotionFields },

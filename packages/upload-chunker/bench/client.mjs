@@ -26,7 +26,7 @@ import { open } from "node:fs/promises";
 import { request } from "node:http";
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { Readable } from "node:stream";
-import { createUploader } from "../dist/index.js";
+import { createUploader, fromStream } from "../dist/index.js";
 import { fileSource } from "../dist/node.js";
 
 const [mode, filesUrl, apiKey, path, sizeText] = process.argv.slice(2);
@@ -171,11 +171,11 @@ async function chunker(mode) {
   const highWaterMark = Number(process.env.HWM ?? MiB);
   const source =
     kind === "iterable-memory"
-      ? repeated(await firstMiB()) // one buffer again and again, read before the clock: free to read
+      ? fromStream(repeated(await firstMiB())) // one buffer again and again, read before the clock: free to read
       : kind === "stream"
-        ? Readable.toWeb(createReadStream(path, { highWaterMark }))
+        ? fromStream(Readable.toWeb(createReadStream(path, { highWaterMark })))
         : kind === "iterable"
-          ? createReadStream(path, { highWaterMark }) // a Node Readable is an AsyncIterable of Buffers
+          ? fromStream(createReadStream(path, { highWaterMark })) // a Node Readable is an AsyncIterable of Buffers
           : kind === "blob-api"
             ? await openAsBlob(path) // a plain Blob: its chunks are read through the Blob API
             : await fileSource(path);

@@ -2,7 +2,7 @@ import { AbortError } from "@promo-review/errors";
 import { nodeStreamFetch } from "@promo-review/http/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildSimulator, childSimulator, patterned } from "../test/support/uploads.js";
-import { createUploader, type Uploader, uploadStateOf } from "./index.js";
+import { createUploader, fromStream, type Uploader, uploadStateOf } from "./index.js";
 import { DEFAULT_READ_AHEAD_BYTES } from "./uploader.js";
 
 // The simulator runs in another process, so the timers and sockets counted here are the client's.
@@ -91,7 +91,7 @@ describe("an abort stops the read, the chunk in flight and every timer at once",
         // Reading into the second chunk means the first one's PUT has started.
         if (read > CHUNK + 512 * 1024) setImmediate(() => controller.abort());
       });
-      const upload = uploader.start(stream, {
+      const upload = uploader.start(fromStream(stream), {
         fileName: "a.mp4",
         contentType: "video/mp4",
         size: bytes.length,

@@ -11,6 +11,7 @@ export { fileDetailsOf } from "./file-details.js";
 export { FORMAT_LIMITS, formatOf, limitOf } from "./formats.js";
 export { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 export { fingerprintOf, memoryResumeStore, RESUME_STORE_UNAVAILABLE } from "./resume-store.js";
+export { fromStream } from "./stream-source.js";
 export type {
   ByteSource,
   ChunkEvent,
@@ -23,6 +24,7 @@ export type {
   RetryEvent,
   SourceRange,
   StatusOptions,
+  StreamSource,
   UploadEvents,
   UploaderOptions,
   UploadFormat,

@@ -9,6 +9,7 @@ import {
   useLyingServer,
 } from "../../../testing/lying-server.ts";
 import { uploadStateOf } from "./failure.js";
+import { fromStream } from "./stream-source.js";
 import type { UploaderOptions } from "./types.js";
 import { createUploader } from "./uploader.js";
 import { DEFAULT_WAIT_TIMEOUT_MS } from "./wait.js";
@@ -306,7 +307,7 @@ describe("every source failure is a typed error with the original as cause", () 
     });
     files();
     const error = await uploader()
-      .upload(stream, { ...pdf, size: SIZE })
+      .upload(fromStream(stream), { ...pdf, size: SIZE })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "SOURCE_ERROR", message: expect.stringMatching(/disk unplugged/) });
     expect((error as Error).cause).toMatchObject({ message: "disk unplugged" });

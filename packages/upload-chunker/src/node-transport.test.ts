@@ -15,7 +15,7 @@ import {
   simulatorWithUploader,
   webStreamOf,
 } from "../test/support/uploads.js";
-import { createUploader, type RetryEvent, type Uploader } from "./index.js";
+import { createUploader, fromStream, type RetryEvent, type Uploader } from "./index.js";
 import { fileSource } from "./node.js";
 
 const CHUNK = 256 * 1024;
@@ -49,8 +49,8 @@ describe("on Node, chunk bodies go through node:http (nodeStreamFetch) unless an
       const path = join(dir, "clip.mp4");
       await writeFile(path, bytes);
       const sources = {
-        ReadableStream: webStreamOf(bytes, [1000, 70_000, 300_000]),
-        AsyncIterable: iterableOf(bytes),
+        ReadableStream: fromStream(webStreamOf(bytes, [1000, 70_000, 300_000])),
+        AsyncIterable: fromStream(iterableOf(bytes)),
         Blob: new Blob([bytes as BlobPart]),
         fileSource: await fileSource(path),
       };
@@ -89,7 +89,7 @@ describe("nodeStreamFetch under failures", () => {
       const size = 64 * CHUNK;
       const bytes = patterned(size, 9);
       const retries: RetryEvent[] = [];
-      const upload = uploader.start(webStreamOf(bytes), {
+      const upload = uploader.start(fromStream(webStreamOf(bytes)), {
         fileName: "f.mp4",
         contentType: "video/mp4",
         size,

@@ -20,6 +20,7 @@ import {
 } from "../test/support/uploads.js";
 import {
   createUploader,
+  fromStream,
   memoryResumeStore,
   type ResumeRecord,
   type Uploader,
@@ -176,7 +177,11 @@ describe("resume within a process", () => {
       fetch: forgetful,
     });
     const error = await client
-      .upload(webStreamOf(bytes), { fileName: "a.pdf", contentType: "application/pdf", size: bytes.length })
+      .upload(fromStream(webStreamOf(bytes)), {
+        fileName: "a.pdf",
+        contentType: "application/pdf",
+        size: bytes.length,
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as Error).message).toMatch(/cannot be sent again; resume with a seekable source/);
@@ -237,20 +242,28 @@ describe("one upload of a file at a time within an uploader", () => {
     await sim?.close();
   });
 
-  it("the same bytes uploaded twice at once go one after the other: no upload gets the same bytes side by side", async () => {
+  it("the same bytes uploaded again while their first upload sends wait for it: no upload gets the same bytes side by side", async () => {
     const bytes = patterned(6 * CHUNK, 43);
     const file = () => new File([bytes as BlobPart], "twice.pdf", { lastModified: 1_700_000_000_000 });
     const options = { fileName: "twice.pdf", contentType: "application/pdf" };
-    // Both look for a resume point at once: without the queue both could find the same unfinished
-    // upload and send its chunks twice over (the batch crash loop saw exactly that).
+    // Without the queue both could find the same unfinished upload and send its chunks twice over (the
+    // batch crash loop saw exactly that). The second starts once the first holds the file (its first
+    // progress report comes from inside the queue): which of two uploads started in the same tick gets
+    // there first is the order of their fingerprints' digests, which nothing promises.
     const stopped = new AbortController();
+    let firstHolds!: () => void;
+    const held = new Promise<void>((resolve) => {
+      firstHolds = resolve;
+    });
     const first = uploader.upload(file(), {
       ...options,
       signal: stopped.signal,
       onProgress: (p) => {
+        firstHolds();
         if (p.bytesAcknowledged >= 2 * CHUNK) stopped.abort(new Error("the first caller went away"));
       },
     });
+    await Promise.race([held, first]);
     const second = uploader.upload(file(), options);
     await expect(first).rejects.toMatchObject({ name: "AbortError" });
     const done = await second;

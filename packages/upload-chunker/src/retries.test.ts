@@ -19,6 +19,7 @@ import {
 import {
   type ChunkEvent,
   createUploader,
+  fromStream,
   memoryResumeStore,
   type RetryEvent,
   type Uploader,
@@ -61,7 +62,11 @@ describe("20% of chunk PUTs failing: 5xx, resets mid-body, 429 with Retry-After"
         }
       }
       const retries: RetryEvent[] = [];
-      const upload = big.uploader.start(source(), { fileName: "film.mp4", contentType: "video/mp4", size });
+      const upload = big.uploader.start(fromStream(source()), {
+        fileName: "film.mp4",
+        contentType: "video/mp4",
+        size,
+      });
       upload.on("retry", (r) => retries.push(r));
       const result = await upload.done;
       expect(big.sim.control.upload(result.uploadId)).toMatchObject({
@@ -121,7 +126,7 @@ describe("each transient failure is retried from the chunk's start with the same
       const bytes = patterned(3 * CHUNK, 3);
       sim.control.addFault({ route: PUTS, count: 1, ...fault } as never);
       const events: RetryEvent[] = [];
-      const upload = uploader.start(new Blob([bytes as BlobPart]).stream(), {
+      const upload = uploader.start(fromStream(new Blob([bytes as BlobPart]).stream()), {
         fileName: "a.pdf",
         contentType: "application/pdf",
         size: bytes.length,
@@ -390,7 +395,7 @@ describe("runtimes that cannot stream a request body", () => {
     });
     const bytes = patterned(2 * CHUNK + 1, 29);
     const reports: number[] = [];
-    const result = await client.upload(new Blob([bytes as BlobPart]).stream(), {
+    const result = await client.upload(fromStream(new Blob([bytes as BlobPart]).stream()), {
       fileName: "a.pdf",
       contentType: "application/pdf",
       size: bytes.length,

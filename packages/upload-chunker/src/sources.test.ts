@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { iterableOf, patterned, webStreamOf } from "../test/support/uploads.js";
 import { MAX_PIECE } from "./pieces.js";
 import { openSource } from "./sources.js";
+import { fromStream } from "./stream-source.js";
 
 async function collect(iterator: AsyncIterator<Uint8Array>): Promise<Uint8Array[]> {
   const pieces: Uint8Array[] = [];
@@ -38,7 +39,7 @@ describe("a stream is read once, keeping only the chunk in flight and the one re
           const chunk = Math.ceil(size / chunks);
           const bytes = patterned(size, size);
           const src = openSource(
-            iterable ? iterableOf(bytes, pieceSizes) : webStreamOf(bytes, pieceSizes),
+            fromStream(iterable ? iterableOf(bytes, pieceSizes) : webStreamOf(bytes, pieceSizes)),
             size,
           );
           for (let at = 0; at < size; at += chunk) {
@@ -71,7 +72,7 @@ describe("a stream is read once, keeping only the chunk in flight and the one re
       [65_536, 2 * MAX_PIECE], // the fingerprint's 64 KiB, then a resume at 2 MiB
       [1.5 * MAX_PIECE, 1.5 * MAX_PIECE], // a chunk of 1.5 MiB sent with no read-ahead
     ]) {
-      const src = openSource(webStreamOf(bytes, [100_000]), size);
+      const src = openSource(fromStream(webStreamOf(bytes, [100_000])), size);
       await src.load(0, held!);
       src.release(resumeAt!);
       await src.load(resumeAt!, size);
@@ -93,7 +94,7 @@ describe("a stream is read once, keeping only the chunk in flight and the one re
         yield buffer;
       }
     }
-    const src = openSource(reader(), size);
+    const src = openSource(fromStream(reader()), size);
     const chunk = 2 * MAX_PIECE;
     for (let at = 0; at < size; at += chunk) {
       await src.load(at, at + chunk);
@@ -109,7 +110,7 @@ describe("a stream is read once, keeping only the chunk in flight and the one re
   });
 
   it("a range before the released floor is refused", async () => {
-    const src = openSource(webStreamOf(patterned(100)), 100);
+    const src = openSource(fromStream(webStreamOf(patterned(100))), 100);
     await src.load(0, 50);
     src.release(50);
     expect(() => src.range(0, 10)).toThrow(ValidationError);
@@ -120,7 +121,7 @@ describe("a stream is read once, keeping only the chunk in flight and the one re
     async function* words() {
       yield "text" as unknown as Uint8Array;
     }
-    const src = openSource(words(), 4);
+    const src = openSource(fromStream(words()), 4);
     await expect(src.load(0, 4)).rejects.toThrow(/not bytes/);
   });
 

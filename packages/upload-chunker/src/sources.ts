@@ -1,23 +1,18 @@
 /**
  * Every kind of source the uploader accepts, opened into one small interface (`ByteSource`): a known
  * size, and the bytes of any range still reachable. One file per kind: `blob-source.ts`,
- * `bytes-source.ts`, `stream-source.ts` (web streams and async iterables).
+ * `bytes-source.ts`, `stream-source.ts` (web streams and async iterables, reached only through the
+ * `fromStream` value the caller passes, so a File upload's bundle leaves the stream reader out).
  */
 import { localValidationError } from "@promo-review/errors/internal";
 import { blobSource, isBlob } from "./blob-source.js";
 import { bytesSource } from "./bytes-source.js";
 import { bytesOf, unsupportedSource } from "./pieces.js";
-import {
-  asyncIterableSource,
-  isAsyncIterable,
-  isReadableStream,
-  readableStreamSource,
-} from "./stream-source.js";
-import type { ByteSource, UploadSource } from "./types.js";
+import type { ByteSource, StreamSource, UploadSource } from "./types.js";
 
 /**
- * Opens a source. `declaredSize` is required for a stream or iterable (the service needs the size
- * up front) and, when given for a Blob or bytes, must match.
+ * Opens a source. `declaredSize` is required for a stream (the service needs the size up front) and,
+ * when given for a Blob or bytes, must match.
  */
 export function openSource(source: UploadSource, declaredSize?: number): ByteSource {
   const bytes = bytesOf(source);
@@ -31,9 +26,9 @@ export function openSource(source: UploadSource, declaredSize?: number): ByteSou
   }
   if (isBlob(source)) return blobSource(source);
   if (bytes) return bytesSource(bytes);
-  if (!isReadableStream(source) && !isAsyncIterable(source)) {
+  if (typeof (source as Partial<StreamSource> | null)?.open !== "function") {
     throw unsupportedSource(
-      "must be a Blob, File, ArrayBuffer, typed array, ReadableStream or AsyncIterable of bytes",
+      "must be a Blob, File, ArrayBuffer or typed array; a ReadableStream or AsyncIterable of bytes goes through fromStream(stream) from @promo-review/upload-chunker, with the upload's size",
     );
   }
   if (declaredSize === undefined || !Number.isSafeInteger(declaredSize) || declaredSize < 0) {
@@ -48,7 +43,5 @@ export function openSource(source: UploadSource, declaredSize?: number): ByteSou
       "The upload options are invalid",
     );
   }
-  return isReadableStream(source)
-    ? readableStreamSource(source, declaredSize)
-    : asyncIterableSource(source, declaredSize);
+  return (source as StreamSource).open(declaredSize);
 }

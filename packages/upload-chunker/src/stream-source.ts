@@ -7,7 +7,19 @@
 import { kindOf, localValidationError } from "@promo-review/errors/internal";
 import { raceAbort } from "./abort.js";
 import { bytesOf, MAX_PIECE, sourceFailure, unsupportedSource } from "./pieces.js";
-import type { ByteSource } from "./types.js";
+import type { ByteSource, StreamSource } from "./types.js";
+
+/**
+ * A web `ReadableStream` or an `AsyncIterable` of bytes (a Node `Readable` is one) as an upload
+ * source: `uploader.upload(fromStream(stream), { size, fileName, contentType })`. It is read once,
+ * front to back, when the upload starts; the chunk being sent and at most `readAheadBytes` after it
+ * are kept, so a failed chunk can be sent again.
+ */
+export function fromStream(stream: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): StreamSource {
+  if (isReadableStream(stream)) return { open: (size) => readableStreamSource(stream, size) };
+  if (isAsyncIterable(stream)) return { open: (size) => asyncIterableSource(stream, size) };
+  throw unsupportedSource(`must be a ReadableStream or AsyncIterable of bytes, not ${kindOf(stream)}`);
+}
 
 /** Whether `value` is a web `ReadableStream`, in a runtime that has them. */
 export function isReadableStream(value: unknown): value is ReadableStream<Uint8Array> {

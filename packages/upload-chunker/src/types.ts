@@ -103,13 +103,20 @@ export interface StatusOptions extends CallControl {
   signal?: AbortSignal | undefined;
 }
 
-/** What can be uploaded. File paths go through `fileSource` from `@promo-review/upload-chunker/node`. */
-export type UploadSource =
-  | Blob
-  | ArrayBuffer
-  | ArrayBufferView
-  | ReadableStream<Uint8Array>
-  | AsyncIterable<Uint8Array>;
+/**
+ * What can be uploaded: a Blob or File, bytes, or a stream made a source by `fromStream`. File paths go
+ * through `fileSource` from `@promo-review/upload-chunker/node`.
+ */
+export type UploadSource = Blob | ArrayBuffer | ArrayBufferView | StreamSource;
+
+/**
+ * A web `ReadableStream` or an `AsyncIterable` of bytes as an upload source: `fromStream(stream)`.
+ * The stream reader is its own import, so a bundle that uploads only Files and bytes leaves it out.
+ */
+export interface StreamSource {
+  /** Opens the stream as a source of `size` bytes (the upload's declared `size`); called once. */
+  open(size: number): ByteSource;
+}
 
 /**
  * What one upload is asked to do. `timeoutMs` is the deadline of each request of this upload
@@ -125,7 +132,7 @@ export interface UploadOptions extends CallControl {
    * `type` when it is a `Blob` (or `File`) that has one.
    */
   contentType?: string | undefined;
-  /** The size in bytes: required for a stream or async iterable, checked against a Blob or bytes. */
+  /** The size in bytes: required for a stream (`fromStream`), checked against a Blob or bytes. */
   size?: number;
   /** Stops reading, the chunk in flight and every wait, at once. */
   signal?: AbortSignal;

@@ -13,7 +13,7 @@ import {
   sha256,
   simulatorWithUploader,
 } from "../test/support/uploads.js";
-import { createUploader, type Uploader, type UploadProgress, uploadStateOf } from "./index.js";
+import { createUploader, fromStream, type Uploader, type UploadProgress, uploadStateOf } from "./index.js";
 import { fileSource } from "./node.js";
 
 const CHUNK = 64 * 1024;
@@ -134,13 +134,13 @@ describe("size 0 and other uploads the service would refuse are refused before a
 
   it("an empty name, an empty content type, a size over the format's limit", async () => {
     const before = sim.control.requests().length;
-    const big = { size: 31_457_281, stream: new ReadableStream<Uint8Array>() };
+    const big = { size: 31_457_281, stream: fromStream(new ReadableStream<Uint8Array>()) };
     const error = (await uploader
       .upload(big.stream, { fileName: " ", contentType: "", size: big.size })
       .catch((e: unknown) => e)) as ValidationError;
     expect(error.fieldErrors.map((f) => f.field)).toEqual(["fileName", "contentType"]);
     const tooBig = (await uploader
-      .upload(new ReadableStream<Uint8Array>(), {
+      .upload(fromStream(new ReadableStream<Uint8Array>()), {
         fileName: "a.pdf",
         contentType: "application/pdf",
         size: big.size,
@@ -155,9 +155,27 @@ describe("size 0 and other uploads the service would refuse are refused before a
 
   it("a stream without a declared size, and a declared size that disagrees with a Blob", async () => {
     const noSize = await uploader
-      .upload(new ReadableStream<Uint8Array>(), { fileName: "a.pdf", contentType: "application/pdf" })
+      .upload(fromStream(new ReadableStream<Uint8Array>()), {
+        fileName: "a.pdf",
+        contentType: "application/pdf",
+      })
       .catch((e: unknown) => e);
     expect((noSize as ValidationError).fieldErrors[0]?.field).toBe("size");
+    // A stream given as it is: the error names the import that reads it.
+    const raw = await uploader
+      .upload(new ReadableStream<Uint8Array>() as never, {
+        fileName: "a.pdf",
+        contentType: "application/pdf",
+        size: 3,
+      })
+      .catch((e: unknown) => e);
+    expect((raw as ValidationError).fieldErrors[0]).toMatchObject({
+      field: "source",
+      message: expect.stringMatching(/fromStream\(stream\) from @promo-review\/upload-chunker/),
+    });
+    expect(() => fromStream("abc" as never)).toThrow(
+      /ReadableStream or AsyncIterable of bytes, not a string/,
+    );
     const wrong = await uploader
       .upload(new Blob(["abc"]), { fileName: "a.pdf", contentType: "application/pdf", size: 4 })
       .catch((e: unknown) => e);
@@ -167,7 +185,7 @@ describe("size 0 and other uploads the service would refuse are refused before a
   it("a stream shorter or longer than declared fails before its last chunk is sent", async () => {
     const bytes = patterned(2 * CHUNK + 5);
     const short = await uploader
-      .upload(new Blob([bytes as BlobPart]).stream(), {
+      .upload(fromStream(new Blob([bytes as BlobPart]).stream()), {
         fileName: "a.pdf",
         contentType: "application/pdf",
         size: bytes.length + 1,
@@ -176,7 +194,7 @@ describe("size 0 and other uploads the service would refuse are refused before a
     expect(short).toBeInstanceOf(ValidationError);
     expect((short as Error).message).toMatch(/ended after 131077 bytes; 131078 were declared/);
     const long = await uploader
-      .upload(new Blob([bytes as BlobPart]).stream(), {
+      .upload(fromStream(new Blob([bytes as BlobPart]).stream()), {
         fileName: "a.pdf",
         contentType: "application/pdf",
         size: bytes.length - 1,
@@ -345,7 +363,7 @@ describe("a stream source is read at most chunk + readAheadBytes past the bytes 
         },
         { highWaterMark: 0 },
       );
-      const result = await bounded.upload(stream, {
+      const result = await bounded.upload(fromStream(stream), {
         fileName: "a.mp4",
         contentType: "video/mp4",
         size: bytes.length,

@@ -6,7 +6,13 @@ import { createHash } from "node:crypto";
 import { type Simulator, type SimulatorOptions, startSimulator } from "@promo-review/simulator";
 import { expect } from "vitest";
 import { withSelectedProfile } from "../../../../testing/simulator.ts";
-import { createUploader, type Uploader, type UploaderOptions, type UploadSource } from "../../src/index.js";
+import {
+  createUploader,
+  fromStream,
+  type Uploader,
+  type UploaderOptions,
+  type UploadSource,
+} from "../../src/index.js";
 
 /** A running simulator and an uploader for it (API-key credentials). */
 export async function simulatorWithUploader(
@@ -103,8 +109,8 @@ export const SOURCE_KINDS: Record<string, (bytes: Uint8Array) => { source: Uploa
   Uint8Array: (bytes) => ({ source: bytes }),
   ArrayBuffer: (bytes) => ({ source: bytes.slice().buffer }),
   DataView: (bytes) => ({ source: new DataView(bytes.slice().buffer) }),
-  ReadableStream: (bytes) => ({ source: webStreamOf(bytes), size: bytes.length }),
-  AsyncIterable: (bytes) => ({ source: iterableOf(bytes), size: bytes.length }),
+  ReadableStream: (bytes) => ({ source: fromStream(webStreamOf(bytes)), size: bytes.length }),
+  AsyncIterable: (bytes) => ({ source: fromStream(iterableOf(bytes)), size: bytes.length }),
 };
 
 /**
