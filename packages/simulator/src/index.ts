@@ -22,6 +22,7 @@ export {
 export type { Decision, DecisionInput, DecisionView } from "./promotions.js";
 export type { Channel, Jurisdiction, Product, ReferenceData, TargetMarket } from "./reference.js";
 export type { RequestLogEntry } from "./request-log.js";
+export { type ServiceRoute, serviceRoutes } from "./route-table.js";
 export { type SampleTextPromotion, sampleTextPromotion } from "./samples.js";
 export { type Simulator, startSimulator } from "./simulator.js";
 export type { Delays, SimulatorOptions } from "./state.js";
