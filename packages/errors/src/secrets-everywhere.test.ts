@@ -139,15 +139,19 @@ describe("every configured secret, of any length, leaves every string an error c
     );
     fc.assert(
       fc.property(secret, printable, printable, (key, before, after) => {
-        // A secret that the SDK's own words, numbers or stack frames happen to contain is not a leak.
-        const vocabulary = echoingErrors("", key).flatMap((e) => Object.values(renderingsOf(e)));
+        // A secret that the SDK's own words, numbers or stack frames happen to contain is not a leak,
+        // nor one that a renderer spells out of the text around it: an echoed error name ending in "k"
+        // is printed "k: message", which shows a key "k:" the text never held (the case ["k:", "", "k"]).
+        const vocabulary = [...echoingErrors("", key), ...echoingErrors(`${before}${after}`, key)].flatMap(
+          (e) => Object.values(renderingsOf(e)),
+        );
         fc.pre(!vocabulary.some((text) => text.includes(key)));
         for (const error of echoingErrors(`${before}${key}${after}`, key)) {
           const shown = whereShown(error, key);
           if (shown.length > 0) throw new Error(`${error.name} shows the key in ${shown.join(", ")}`);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 150, examples: [["k:", "", "k"]] },
     );
   });
 });
