@@ -54,7 +54,7 @@ describe("the path is filled from the template, each id checked first", () => {
     const http = createHttpClient({ baseUrl: server.url, ...credentials });
     const answer = await runOperation(http, readVersion, {
       params: { promotionId: PROMOTION, versionId: VERSION },
-      query: { expand: "all", skip: undefined },
+      query: { expand: "all" },
     });
     expect(server.seen[0]).toMatchObject({
       method: "GET",

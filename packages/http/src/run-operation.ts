@@ -46,8 +46,8 @@ export interface OperationCall extends CallControl {
    * refusal) ends the operation as any failure does.
    */
   body?: unknown;
-  /** Query parameters, appended in order; an `undefined` value is left out. */
-  query?: Record<string, string | number | boolean | undefined> | undefined;
+  /** Query parameters, appended in order after `?`. */
+  query?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
   /** Sent as `X-Correlation-ID` on every request of the operation; a fresh one is made when absent. */
   correlationId?: string | undefined;
@@ -121,26 +121,12 @@ function idsOf(params: object | undefined): Record<string, ObservedValue> {
  * their normal form: every other field, unknown ones included, is sent exactly as given.
  */
 function normalised(body: unknown, output: unknown): unknown {
-  if (typeof body !== "object" || body === null || typeof output !== "object" || output === null) return body;
-  let sent: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(output)) {
-    const given = (body as Record<string, unknown>)[key];
-    if (given !== value && JSON.stringify(given) !== JSON.stringify(value)) {
-      sent ??= { ...(body as Record<string, unknown>) };
-      sent[key] = value;
-    }
-  }
-  return sent ?? body;
-}
-
-function withQuery(path: string, query: OperationCall["query"]): string {
-  const search = new URLSearchParams();
-  for (const key in query) {
-    const value = query[key];
-    if (value !== undefined) search.append(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `${path}${path.includes("?") ? "&" : "?"}${text}` : path;
+  if (typeof output !== "object" || output === null) return body;
+  const given = body as Record<string, unknown>;
+  const changed = Object.entries(output).filter(
+    ([key, value]) => JSON.stringify(value) !== JSON.stringify(given[key]),
+  );
+  return changed.length > 0 ? { ...given, ...Object.fromEntries(changed) } : body;
 }
 
 /**
@@ -165,7 +151,8 @@ export async function sendOperation<D extends RunnableDeclaration, T = Operation
       ? normalised(given, checkBody(request, given, declaration.refusal ?? "The request is invalid"))
       : given;
   const chosen = typeof call.path === "function" ? call.path() : call.path;
-  const path = withQuery(chosen ?? filled, call.query);
+  const { query } = call;
+  const path = (chosen ?? filled) + (query ? `?${new URLSearchParams(query)}` : "");
   const correlationId = call.correlationId ?? newCorrelationId();
   const send = async () => {
     const result = await http.request<unknown>(path, {
