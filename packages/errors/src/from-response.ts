@@ -1,3 +1,4 @@
+import { readCapped } from "./capped-read.js";
 import {
   AuthenticationError,
   ConflictError,
@@ -109,26 +110,20 @@ export function errorFromHttp(answer: HttpAnswer, context: ErrorContext = {}): P
   return new Class(init);
 }
 
-/** Reads at most `limit` bytes of a body as text, then cancels the rest (an error page can be huge). */
-export async function readTextCapped(response: Response, limit = 65_536): Promise<string> {
+/**
+ * Reads at most `limit` bytes of a body as text, then cancels the rest (an error page can be huge).
+ * The loop is `readCapped`'s, the one the HTTP client reads answers with.
+ */
+async function readTextCapped(response: Response, limit = 65_536): Promise<string> {
   if (!response.body) return "";
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let read = 0;
   try {
-    while (read < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      read += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-    }
-    text += decoder.decode();
+    const { bytes, complete } = await readCapped(() => reader.read(), limit);
+    if (!complete) await reader.cancel().catch(() => {});
+    return new TextDecoder().decode(bytes);
   } finally {
-    if (read >= limit) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
-  return text;
 }
 
 /** {@link errorFromHttp} for a Fetch `Response`, reading (at most 64 KiB of) its body. Never throws. */

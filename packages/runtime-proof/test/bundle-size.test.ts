@@ -89,7 +89,8 @@ describe("bundle sizes", () => {
       9 * 1024 + TRACING_RAISE["@promo-review/webhook-verify: createWebhookVerifier only"],
     );
     expect(Object.values(TRACING_RAISE).every((bytes) => bytes < 1024)).toBe(true);
-    expect(budgets["@promo-review/sdk"]).toBe(30 * 1024);
+    // Issue 34 set the facade's ceiling at 35 KB (issue 19's was 30 KB).
+    expect(budgets["@promo-review/sdk"]).toBe(35 * 1024);
     // upload-chunker's budget is tus-js-client's size in this same run.
     const chunker = results.find((r) => r.label === "@promo-review/upload-chunker");
     const tus = results.find((r) => r.label === "tus-js-client");
