@@ -13,7 +13,13 @@ export { type OpenApiDocument, type OpenApiDocumentOptions, openApiDocument } fr
 export { errorDetailSchema, errorEnvelopeSchema } from "./error-envelope.js";
 export { type GapChoice, parseGaps } from "./gaps.js";
 export { jsonSchemaOf, type ValibotSchema } from "./json-schema.js";
-export { type DescribedOperation, describedOperations, mainOperations } from "./operations.js";
+export {
+  type DescribedOperation,
+  describedOperations,
+  fileOperations,
+  linkOperations,
+  mainOperations,
+} from "./operations.js";
 
 /** The committed document's file name, beside this package's package.json. */
 export const DOCUMENT_FILE = "promo-review.openapi.json";

@@ -5,6 +5,7 @@
  * every operation can.
  */
 import type { OperationDeclaration } from "@promo-review/http";
+import { captureLink, discoverDesignFrames, pollImport } from "@promo-review/link-capture";
 import {
   createPromotion,
   createVersion,
@@ -19,6 +20,7 @@ import {
   startEvaluation,
   submitVersion,
 } from "@promo-review/promotions-core";
+import { chunkUpload, uploadInitiation, uploadStatusRead } from "@promo-review/upload-chunker";
 import type { ValibotSchema } from "./json-schema.js";
 
 /** One operation of a service, as the description sees it. */
@@ -76,5 +78,66 @@ export const mainOperations: readonly DescribedOperation[] = [
   { declaration: listTargetMarkets, service: "main", gaps: [4, 15, 16] },
 ];
 
+/** The main API's link-capture operations (link-capture). */
+export const linkOperations: readonly DescribedOperation[] = [
+  {
+    declaration: captureLink,
+    service: "main",
+    gaps: [16, 21],
+    note: "A generic URL is captured synchronously (201 with uploadId and fileFormat image; up to 2 minutes, so allow a generous timeout); a design-tool frame or cloud-drive link is imported asynchronously (202 with uploadId and statusUrl, to poll exactly as given). A file not shared with anyone with the link answers 403. Limited to 10 requests a minute per key besides the shared budget.",
+  },
+  {
+    declaration: pollImport,
+    service: "main",
+    gaps: [8],
+    query: [
+      {
+        name: "source",
+        description: "Part of the statusUrl as the service issued it: send it back unchanged.",
+      },
+      {
+        name: "sig",
+        description:
+          "The service's signature within the statusUrl: send it back byte for byte (a changed query answers 404).",
+      },
+    ],
+    note: "The spec writes this request as GET {statusUrl}: use the statusUrl of the capture's answer exactly as returned. This path and its query are the form the simulator issues (docs/gaps.md, Links); a service may issue another. A completed import answers status completed with finalUploadId, to create a promotion with.",
+  },
+  { declaration: discoverDesignFrames, service: "main", gaps: [13] },
+];
+
+/** The file service's operations (upload-chunker). */
+export const fileOperations: readonly DescribedOperation[] = [
+  {
+    declaration: uploadInitiation,
+    service: "files",
+    gaps: [16, 23],
+    note: "A declared fileSize over its format's limit answers 413 PAYLOAD_TOO_LARGE with a max_file_size constraint_violation.",
+  },
+  {
+    declaration: chunkUpload,
+    service: "files",
+    gaps: [12],
+    errors: [409],
+    bytes: {
+      headers: [
+        {
+          name: "Content-Range",
+          required: true,
+          description:
+            "bytes <start>-<end>/<total or *>: the chunk's place in the file; chunks in order, at most maxChunkSize bytes (400 when missing or malformed).",
+        },
+        { name: "Content-Length", required: true, description: "The chunk's length, end - start + 1." },
+      ],
+    },
+    note: "A chunk out of order answers 409 with a content_range_start constraint_violation whose limit is the offset expected; a chunk over maxChunkSize answers 413 with max_chunk_size. A client also takes any 2xx, and 308 (Resume Incomplete), as the chunk stored.",
+  },
+  { declaration: uploadStatusRead, service: "files", gaps: [7, 16] },
+];
+
 /** Every operation of both services. */
-export const describedOperations: readonly DescribedOperation[] = [...mainOperations];
+export const describedOperations: readonly DescribedOperation[] = [
+  ...mainOperations,
+  ...linkOperations,
+  ...fileOperations,
+];

@@ -11,6 +11,8 @@ import type { RecordedAnswer } from "./described.js";
 export interface SendOptions {
   readonly json?: unknown;
   readonly raw?: string;
+  /** A chunk's bytes, sent as application/octet-stream. */
+  readonly bytes?: Uint8Array;
   readonly key?: string;
   readonly headers?: Record<string, string>;
 }
@@ -24,13 +26,18 @@ export function recordingClient(sim: Simulator, answers: RecordedAnswer[]) {
     options: SendOptions = {},
   ): Promise<RecordedAnswer> {
     const url = `${service === "main" ? sim.baseUrl : sim.filesUrl}${path}`;
-    const body = options.raw ?? (options.json === undefined ? undefined : JSON.stringify(options.json));
+    const body: BodyInit | undefined =
+      (options.bytes as BodyInit | undefined) ??
+      options.raw ??
+      (options.json === undefined ? undefined : JSON.stringify(options.json));
     const res = await fetch(url, {
       method,
       headers: {
         Authorization: `Bearer ${options.key ?? sim.apiKey}`,
         "X-External-User-ID": sim.externalUserId,
-        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...(body === undefined
+          ? {}
+          : { "Content-Type": options.bytes ? "application/octet-stream" : "application/json" }),
         ...options.headers,
       },
       ...(body === undefined ? {} : { body }),
@@ -110,17 +117,84 @@ export async function mainApiDay(sim: Simulator, send: ReturnType<typeof recordi
 
 /** A creation naming an upload that has not finished: 409 with upload_not_ready. */
 export async function uploadNotReadyConflict(sim: Simulator, send: ReturnType<typeof recordingClient>) {
-  const upload = await fetch(`${sim.filesUrl}/v1/uploads`, {
-    method: "POST",
-    headers: {
-      Authorization: `Bearer ${sim.apiKey}`,
-      "X-External-User-ID": sim.externalUserId,
-      "Content-Type": "application/json",
-    },
-    body: JSON.stringify({ fileName: "flyer.pdf", fileSize: 10, contentType: "application/pdf" }),
-  }).then((r) => r.json() as Promise<Body>);
+  const upload = (
+    await send("files", "POST", "/v1/uploads", {
+      json: { fileName: "flyer.pdf", fileSize: 10, contentType: "application/pdf" },
+    })
+  ).body as Body;
   const { content: _content, ...rest } = sampleTextPromotion(sim.reference);
   await send("main", "POST", "/v1/promotions", {
     json: { ...rest, fileFormat: "pdf", uploadIds: [upload.uploadId] },
   }); // 409 upload_not_ready
+}
+
+/** Link capture's day: a screenshot, a drive import, a design frame, polls, discovery, and refusals. */
+export async function linkDay(send: ReturnType<typeof recordingClient>): Promise<void> {
+  await send("main", "POST", "/v1/links", { json: { url: "https://example.com/offer" } }); // 201
+  const design = "https://www.figma.com/design/AbC123/Campaign";
+  await send("main", "POST", "/v1/links/design/frames", { json: { url: design } });
+  for (const json of [
+    { url: "https://docs.google.com/document/d/1x2y3z/edit" },
+    { url: design, designFrameId: "1:2" },
+  ]) {
+    const started = (await send("main", "POST", "/v1/links", { json })).body as Body;
+    await waitFor(
+      async () => ((await send("main", "GET", started.statusUrl)).body as Body).status === "completed",
+      10_000,
+      "the import to complete",
+    );
+    await send("main", "GET", `${started.statusUrl}x`); // 404: the query must be sent back unchanged
+  }
+  await send("main", "POST", "/v1/links", { json: { url: "ftp://example.com/a" } }); // 400
+  await send("main", "POST", "/v1/links", { json: { url: "https://drive.google.com/file/d/private/abc" } }); // 403
+  await send("main", "POST", "/v1/links", { json: { url: design, designFrameId: "9:99" } }); // 400 frame too large
+  await send("main", "POST", "/v1/links/design/frames", { json: { url: "https://example.com/" } }); // 400
+}
+
+/** The file service's day: an upload in two chunks, its status, and the refusals a client meets. */
+export async function fileDay(sim: Simulator, send: ReturnType<typeof recordingClient>): Promise<void> {
+  const size = 100_000;
+  const bytes = new Uint8Array(size).map((_, i) => i % 251);
+  const upload = (
+    await send("files", "POST", "/v1/uploads", {
+      json: { fileName: "flyer.pdf", fileSize: size, contentType: "application/pdf" },
+    })
+  ).body as Body;
+  const url = upload.uploadUrl as string;
+  const half = 60_000;
+  await send("files", "GET", url); // pending
+  await send("files", "PUT", url, {
+    bytes: bytes.slice(0, half),
+    headers: { "Content-Range": `bytes 0-${half - 1}/${size}` },
+  });
+  await send("files", "PUT", url, {
+    bytes: bytes.slice(0, 10),
+    headers: { "Content-Range": `bytes 5-14/${size}` },
+  }); // 409
+  await send("files", "PUT", url, { bytes: bytes.slice(0, 10) }); // 400: no Content-Range
+  await send("files", "PUT", url, {
+    bytes: new Uint8Array(70_000),
+    headers: { "Content-Range": `bytes ${half}-${half + 69_999}/*` },
+  }); // 413
+  await send("files", "GET", url); // uploading
+  await send("files", "PUT", url, {
+    bytes: bytes.slice(half),
+    headers: { "Content-Range": `bytes ${half}-${size - 1}/${size}` },
+  });
+  await waitFor(
+    async () => ((await send("files", "GET", url)).body as Body).status === "completed",
+    10_000,
+    "the upload to complete",
+  );
+  await send("files", "GET", `/v1/uploads/${UNKNOWN_ID}`); // 404
+  await send("files", "POST", "/v1/uploads", {
+    json: { fileName: "big.pdf", fileSize: 40_000_000, contentType: "application/pdf" },
+  }); // 413
+  await send("files", "POST", "/v1/uploads", { json: { fileName: "" } }); // 400
+  await send("files", "GET", url, { key: sim.keys.revokedKey }); // 401
+  await send("files", "GET", url, { key: sim.keys.unconfiguredKey }); // 403
+  await send("files", "GET", url, {
+    key: sim.sessionToken,
+    headers: { "X-External-User-ID": "", "x-service-workspace-id": sim.workspaceId },
+  }); // a session token alone
 }
