@@ -1,9 +1,12 @@
 /**
  * `@promo-review/webhook-verify`: a delivery the simulator really sent (captured by the test, passed
  * here byte for byte) verifies as bytes and as a Fetch `Request`; the same delivery again is refused as
- * a replay; one changed byte of the body, or of the signature, is refused.
+ * a replay; one changed byte of the body, or of the signature, is refused. The Fetch entry
+ * (`@promo-review/webhook-verify/fetch`), as a Worker uses it: its handler answers the delivery 200, its
+ * copy 200 as a duplicate, and a tampered copy 400.
  */
 import { createWebhookVerifier, cryptoBackend } from "@promo-review/webhook-verify";
+import { createWebhookVerifier as createFetchVerifier } from "@promo-review/webhook-verify/fetch";
 import { describeError, runtimeFingerprint, type ScenarioInput, type ScenarioOutput } from "./types.ts";
 
 interface CapturedDelivery {
@@ -57,8 +60,18 @@ export async function run({ sim, delivery }: ScenarioInput): Promise<ScenarioOut
     }),
   );
 
+  const handle = createFetchVerifier({ webhookSecret }).handler();
+  const post = (sent: Uint8Array) =>
+    handle(new Request("http://127.0.0.1/webhooks", { method: "POST", headers, body: sent as BodyInit }));
+  const answers: unknown[] = [];
+  for (const sent of [body, body, tamperedBody]) {
+    const response = await post(sent);
+    answers.push([response.status, await response.json()]);
+  }
+
   return {
     runtime: runtimeFingerprint(),
+    fetchEntry: answers,
     cryptoBackend,
     event: { type: event.type, data: event.data },
     requestEvent: {

@@ -1,9 +1,11 @@
+import { readInput, type WebhookInput } from "./body.js";
 import type { CryptoBackend } from "./crypto-backend.js";
 import type { WebhookHeaders } from "./headers.js";
+import { nodeHandler } from "./node-handler.js";
 import type { WebhookEvent } from "./payload.js";
 import type { SignOptions } from "./sign.js";
-import { createVerifierWith, type WebhookVerifier } from "./verifier.js";
-import type { WebhookInput, WebhookVerifierOptions } from "./verify.js";
+import { createVerifierMethods, type WebhookVerifier } from "./verifier.js";
+import type { WebhookVerifierOptions } from "./verify.js";
 
 /** Options of the one-shot {@link WebhookApi.verifyWebhook}: no replay store (make a verifier for that). */
 export type VerifyWebhookOptions = Omit<
@@ -30,7 +32,6 @@ export interface WebhookApi {
 // Enough for the secrets of a few endpoints; beyond it the oldest is dropped (a verifier is cheap to rebuild).
 const CACHE_SIZE = 16;
 
-/** Binds the API to a crypto backend. */
 /** Verifiers cached per backend and secret set, made on first use (nothing is allocated at import). */
 let caches: WeakMap<CryptoBackend, Map<string, WebhookVerifier>> | undefined;
 
@@ -71,4 +72,14 @@ export async function verifyWebhookWith(
   options: VerifyWebhookOptions,
 ): Promise<WebhookEvent> {
   return cachedVerifier(backend, options).verify(input);
+}
+
+/** Builds the main entries' verifier on one crypto backend: every input shape, and the Node handler. */
+export function createVerifierWith(backend: CryptoBackend, options: WebhookVerifierOptions): WebhookVerifier {
+  return createVerifierMethods<WebhookInput | Request, Pick<WebhookVerifier, "nodeHandler">>(
+    backend,
+    options,
+    readInput,
+    (receiver) => ({ nodeHandler: (fn, handlerOptions) => nodeHandler(receiver, fn, handlerOptions) }),
+  );
 }

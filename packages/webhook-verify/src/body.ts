@@ -1,12 +1,11 @@
 import { kindOf } from "@promo-review/errors/internal";
-import { readLimited } from "./chunks.js";
-import { bodyConsumed } from "./consumed.js";
-import type { HeadersInput } from "./headers.js";
+import type { ReceivedDelivery } from "./delivery.js";
+import { type HeadersInput, readDeliveryHeaders } from "./headers.js";
 import { refuse } from "./refuse.js";
 
-// The body of a delivery is read in one of two ways, and each reader says which: a Fetch `Request`'s
-// raw bytes (`requestBytes`, whole; `requestBytesWithin`, up to a cap, for the handlers), and the raw
-// body a caller hands over, as signed (`signedBody`). The parsed event is `parsePayload`'s, later.
+// A delivery as `verify()` and the Node handler accept it (`readInput`): a Fetch `Request`, read
+// whole, or the headers and raw body a caller hands over, the body as signed
+// (`signedBody`). The parsed event is `parsePayload`'s, later.
 
 /** The raw body as received: bytes, an `ArrayBuffer` (or any view of one), or the text it decodes to. */
 export type RawBody = Uint8Array | ArrayBuffer | ArrayBufferView | string;
@@ -22,38 +21,27 @@ const RAW_BODY_HINT =
   "pass the raw body instead: `await request.text()` or `request.arrayBuffer()` with Fetch, `express.raw({ type: 'application/json' })` with Express, `req.rawBody` where a framework keeps it";
 
 /**
- * The headers and the unread body of `input`: a `{ headers, body }` object as given, or a Fetch
- * `Request` whose raw bytes are read now, whole (the handlers read within a cap before this).
+ * Steps 1 and 2 of a delivery (see delivery.ts) for any input `verify()` and the Node handler accept:
+ * a Fetch `Request` (read whole), or `{ headers, body }` with headers of
+ * any shape and the body as text, bytes or an `ArrayBuffer`.
  */
-export async function requestBytes(input: unknown): Promise<{ headers?: unknown; body?: unknown }> {
+export async function readInput(input: unknown): Promise<ReceivedDelivery> {
   if (typeof input !== "object" || input === null) {
     throw refuse("missing_headers", "Nothing to verify: pass { headers, body } or a Fetch Request");
   }
+  let { headers, body } = input as { headers?: unknown; body?: unknown };
   const request = input as Request;
-  if (typeof request.arrayBuffer !== "function" || typeof request.method !== "string") return input;
-  if (request.bodyUsed) {
-    throw refuse(
-      "parsed_body",
-      "The request body was read already (a Request can be read once): pass { headers, body } with the bytes you read",
-    );
+  if (typeof request.arrayBuffer === "function" && typeof request.method === "string") {
+    if (request.bodyUsed) {
+      throw refuse(
+        "parsed_body",
+        "The request body was read already (a Request can be read once): pass { headers, body } with the bytes you read",
+      );
+    }
+    // Its headers are a `Headers`, which the reader of every shape reads through `get`.
+    body = await request.arrayBuffer();
   }
-  return { headers: request.headers, body: await request.arrayBuffer() };
-}
-
-/**
- * A Fetch request's raw bytes, read once, up to `maxBytes`; `undefined` when it is larger (the rest is
- * not read). A body already used or locked (a framework read it first) is refused as `parsed_body`.
- */
-export async function requestBytesWithin(
-  request: Request,
-  maxBytes: number,
-): Promise<Uint8Array | undefined> {
-  if (request.bodyUsed || request.body?.locked) throw bodyConsumed("fetch");
-  const reader = request.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const body = await readLimited(() => reader.read(), maxBytes);
-  if (!body) await reader.cancel();
-  return body;
+  return { headers: readDeliveryHeaders(headers), body: signedBody(body) };
 }
 
 /**

@@ -1,7 +1,6 @@
 import { isPromoReviewError, PromoReviewError } from "@promo-review/errors";
-import { requestBytes, signedBody, type WebhookInput } from "./body.js";
 import { isPromiseLike, type SignedContent } from "./crypto-backend.js";
-import { type DeliveryHeaders, readDeliveryHeaders } from "./headers.js";
+import type { DeliveryHeaders } from "./header-values.js";
 import { type PayloadWarning, parsePayload, type WebhookEvent } from "./payload.js";
 import { refuse } from "./refuse.js";
 import type { ReplayStore } from "./replay-store.js";
@@ -10,8 +9,9 @@ import type { SignatureScheme } from "./schemes.js";
 // A delivery's verification, top-down. Each step is a function below, in the order it runs, and hands
 // its result to the next:
 //
-//   1. the raw body (`requestBytes`: a Request's bytes; the handlers read them within their cap first)
-//   2. the headers (`readDeliveryHeaders`: id, timestamp, signatures, in the Standard Webhooks form)
+//   1. the raw body and 2. the headers, read as the input came: a Fetch `Request` by `readRequest`
+//      (fetch-input.ts: `Headers` and bytes, all a Fetch handler ever meets), any shape `verify()` and
+//      the Node handler accept by `readInput` (body.ts); both check the headers' form (header-values.ts)
 //   3. the signature, against each configured secret (`checkSignature`)
 //   4. the timestamp, within the tolerance (`checkTimestamp`)
 //   5. the id, claimed once (`claimOnce`)
@@ -19,8 +19,14 @@ import type { SignatureScheme } from "./schemes.js";
 //   7. the outcome, published: the warnings here, the delivery's outcome around the whole
 //      (`deliveryTracing` in verify.ts wraps `verifyDelivery`, so a refusal at any step is published).
 //
-// Steps 1-4 are `authenticate`, which the signature-only entry (`signature.ts`) shares with HMAC on Web
+// Steps 3-4 are `authenticate`, which the signature-only entry (`signature.ts`) shares with HMAC on Web
 // Crypto, adding step 5 when given a store; the full verifier (`verify.ts`) runs them all.
+
+/** Steps 1 and 2 done: the headers checked for form and the body as signed, not yet authenticated. */
+export interface ReceivedDelivery {
+  headers: DeliveryHeaders;
+  body: string | Uint8Array;
+}
 
 /** A delivery whose signature and timestamp passed; the body is not parsed yet. */
 export interface VerifiedSignature {
@@ -61,12 +67,12 @@ export interface DeliveryRules extends SignatureCheck {
   warn: (warning: PayloadWarning) => void;
 }
 
-/** Steps 1 to 7: a delivery verified, claimed and parsed. */
+/** Steps 3 to 7: a delivery read by a step 1-2 reader, verified, claimed and parsed. */
 export async function verifyDelivery(
   rules: DeliveryRules,
-  input: WebhookInput | Request,
+  received: ReceivedDelivery,
 ): Promise<VerifiedDelivery> {
-  const { id, timestamp, body } = await authenticate(rules, input);
+  const { id, timestamp, body } = await authenticate(rules, received);
   if (rules.replayStore) await claimOnce(rules.replayStore, id, rules.windowMs);
   const { event, payload, warnings } = parsePayload(body, id);
   for (const warning of warnings) rules.warn(warning);
@@ -74,24 +80,18 @@ export async function verifyDelivery(
 }
 
 /**
- * Steps 1 to 4: the raw body, the headers, the signature and the timestamp, in that order. The
- * signature comes before the timestamp so that a clock-skew message is only given for an authentic
- * delivery, where the measured offset means something.
+ * Steps 3 and 4: the signature and the timestamp, in that order. The signature comes before the
+ * timestamp so that a clock-skew message is only given for an authentic delivery, where the measured
+ * offset means something.
  */
 export async function authenticate(
   check: SignatureCheck,
-  input: WebhookInput | Request,
+  received: ReceivedDelivery,
 ): Promise<VerifiedSignature> {
-  const received = await requestBytes(input);
-  const headers = readDeliveryHeaders(received.headers);
-  const content: SignedContent = {
-    id: headers.id,
-    timestamp: headers.timestamp,
-    body: signedBody(received.body),
-  };
-  await checkSignature(check.schemes, headers, content);
+  const { headers, body } = received;
+  await checkSignature(check.schemes, headers, { id: headers.id, timestamp: headers.timestamp, body });
   checkTimestamp(headers.id, headers.seconds, check.now(), check.toleranceSeconds);
-  return { id: headers.id, timestamp: headers.seconds, body: content.body };
+  return { id: headers.id, timestamp: headers.seconds, body };
 }
 
 /** Step 3: some signature of the header matches a configured scheme, else a refusal naming the likely mistake. */

@@ -3,10 +3,10 @@ import { dirname, join, resolve } from "node:path";
 import { WebhookVerificationError } from "@promo-review/errors";
 import { describe, expect, it, vi } from "vitest";
 import { ed25519Pair, NOW_MS, OLD_SECRET, SECRET, signed } from "../test/support/fixtures.js";
+import { createVerifierWith } from "./bind.js";
 import { webCrypto } from "./crypto-web.js";
 import * as webEntry from "./index.js";
 import * as nodeEntry from "./index.node.js";
-import { createVerifierWith } from "./verifier.js";
 
 /** Every module reachable from `entry` through relative imports, and every bare import they make. */
 function importGraph(entry: string): { files: Set<string>; bare: Set<string> } {

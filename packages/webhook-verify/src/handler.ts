@@ -1,6 +1,6 @@
 import { WebhookVerificationError } from "@promo-review/errors";
-import { requestBytesWithin } from "./body.js";
 import { DEFAULT_MAX_BODY_BYTES, declaredTooLarge } from "./chunks.js";
+import { requestBytesWithin } from "./fetch-input.js";
 import {
   ANSWERS,
   type Answer,

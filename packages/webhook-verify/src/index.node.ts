@@ -4,12 +4,12 @@
  * HMAC and `timingSafeEqual`; the API and results are those of the Web Crypto entry (`index.ts`).
  * @packageDocumentation
  */
-import { type VerifyWebhookOptions, verifyWebhookWith } from "./bind.js";
+import { createVerifierWith, type VerifyWebhookOptions, verifyWebhookWith } from "./bind.js";
 import { nodeCrypto, nodeSigning } from "./crypto-node.js";
 import type { WebhookHeaders } from "./headers.js";
 import type { WebhookEvent } from "./payload.js";
 import { type SignOptions, signWith } from "./sign.js";
-import { createVerifierWith, type WebhookVerifier } from "./verifier.js";
+import type { WebhookVerifier } from "./verifier.js";
 import type { WebhookInput, WebhookVerifierOptions } from "./verify.js";
 
 export * from "./shared-exports.js";

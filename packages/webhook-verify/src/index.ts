@@ -4,12 +4,12 @@
  * gets `index.node.ts` through the `node` export condition, with the same API and results).
  * @packageDocumentation
  */
-import { type VerifyWebhookOptions, verifyWebhookWith } from "./bind.js";
+import { createVerifierWith, type VerifyWebhookOptions, verifyWebhookWith } from "./bind.js";
 import { webCrypto, webSigning } from "./crypto-web.js";
 import type { WebhookHeaders } from "./headers.js";
 import type { WebhookEvent } from "./payload.js";
 import { type SignOptions, signWith } from "./sign.js";
-import { createVerifierWith, type WebhookVerifier } from "./verifier.js";
+import type { WebhookVerifier } from "./verifier.js";
 import type { WebhookInput, WebhookVerifierOptions } from "./verify.js";
 
 export * from "./shared-exports.js";

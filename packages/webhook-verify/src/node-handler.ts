@@ -1,3 +1,4 @@
+import type { WebhookInput } from "./body.js";
 import { DEFAULT_MAX_BODY_BYTES, declaredTooLarge, readLimited } from "./chunks.js";
 import { bodyConsumed } from "./consumed.js";
 import {
@@ -37,6 +38,9 @@ export interface NodeResponseLike {
   end(body?: string): unknown;
 }
 
+const NODE_FIX =
+  "verify before parsing: mount the handler before any body parser, or keep the raw body (`express.raw({ type: 'application/json' })`, `req.rawBody`)";
+
 /** Whether another reader has read, is reading, or finished reading the stream. */
 function startedReading(req: NodeRequestLike): boolean {
   return req.readableEnded === true || req.readableDidRead === true || req.readableFlowing === true;
@@ -59,7 +63,7 @@ function send(res: NodeResponseLike, answer: Answer): void {
  * can fix it.
  */
 export function nodeHandler(
-  receiver: Receiver,
+  receiver: Receiver<WebhookInput>,
   fn: WebhookHandlerFn | undefined,
   options: HandlerOptions = {},
 ): (req: NodeRequestLike, res: NodeResponseLike) => Promise<void> {
@@ -80,7 +84,7 @@ export function nodeHandler(
       if (body === undefined) return send(res, tooLarge(options, maxBytes));
     }
     // Read (or being read) by something that kept nothing: the signed bytes are gone.
-    else if (req.body === undefined) return send(res, misconfigured(options, bodyConsumed("node")));
+    else if (req.body === undefined) return send(res, misconfigured(options, bodyConsumed(NODE_FIX)));
     else body = req.body;
     send(res, await receive(receiver, { headers: req.headers, body: body as Uint8Array }, fn, options));
   };

@@ -19,6 +19,8 @@ function join(path: string, key: string | number): string {
   return path ? `${path}.${key}` : String(key);
 }
 
+const isText = (value: unknown) => value === undefined || typeof value === "string";
+
 /**
  * `record` itself when each of `keys` is absent or a string; else a copy without the others (they stay
  * in the delivery's `payload`), so that a field typed `string` is one. Copying only on a mismatch, and
@@ -34,7 +36,7 @@ function withStrings<T extends Json>(
   let copy: Json | undefined;
   for (const key of keys) {
     const value = record[key];
-    if (value === undefined || typeof value === "string") continue;
+    if (isText(value)) continue;
     const at = index === undefined ? path : join(path, index);
     warn(join(at, key), `Expected a string, got ${kindOf(value)}; left out of the typed event`);
     // A copy by spread keeps keys such as `__proto__` (own properties after JSON.parse) as own keys.
@@ -42,20 +44,6 @@ function withStrings<T extends Json>(
     delete copy[key];
   }
   return (copy ?? record) as T;
-}
-
-const isText = (value: unknown) => value === undefined || typeof value === "string";
-
-/** Whether every named issue field is absent or a string: named reads, the fast path of a large body. */
-function issueFieldsAreText(issue: Json): boolean {
-  return (
-    isText(issue["commentId"]) &&
-    isText(issue["issueId"]) &&
-    isText(issue["severity"]) &&
-    isText(issue["category"]) &&
-    isText(issue["message"]) &&
-    isText(issue["excerpt"])
-  );
 }
 
 function readIssues(value: unknown, path: string, warn: Warn): EvaluationIssue[] {
@@ -68,8 +56,8 @@ function readIssues(value: unknown, path: string, warn: Warn): EvaluationIssue[]
   for (let i = 0; i < value.length; i++) {
     const issue: unknown = value[i];
     let kept: EvaluationIssue | undefined;
-    if (isRecord(issue))
-      kept = issueFieldsAreText(issue) ? issue : withStrings(issue, ISSUE_STRINGS, warn, path, i);
+    // withStrings returns the issue itself when its fields are text: no copy on the common path.
+    if (isRecord(issue)) kept = withStrings(issue, ISSUE_STRINGS, warn, path, i);
     else warn(join(path, i), `Expected an issue object, got ${kindOf(issue)}; left out of the typed issues`);
     if (kept !== issue && !typed) typed = value.slice(0, i) as EvaluationIssue[];
     if (typed && kept) typed.push(kept);

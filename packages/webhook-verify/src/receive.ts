@@ -1,7 +1,7 @@
 import { WebhookVerificationError } from "@promo-review/errors";
 import type { WebhookEvent } from "./payload.js";
 import { refuse } from "./refuse.js";
-import type { VerifiedDelivery, VerifierCore, WebhookInput } from "./verify.js";
+import type { VerifiedDelivery, VerifierCore } from "./verify.js";
 
 /** What a handler does with a verified event; a throw (or rejection) makes the sender retry. */
 export type WebhookHandlerFn = (event: WebhookEvent, delivery: VerifiedDelivery) => unknown;
@@ -43,9 +43,15 @@ export const ANSWERS = {
 // A body parser that ran first, or a bad secret, is a mistake of this server, not of the sender.
 const CONFIGURATION_REASONS = new Set(["parsed_body", "secret_format"]);
 
-/** What a handler needs from its verifier. */
-export interface Receiver {
-  core: VerifierCore;
+/** A delivery as the Fetch handler read it: the request's `Headers` and its bytes. */
+export interface FetchedDelivery {
+  headers: Headers;
+  body: Uint8Array;
+}
+
+/** What a handler needs from its verifier, whose core reads deliveries given as `I`. */
+export interface Receiver<I = FetchedDelivery> {
+  core: VerifierCore<I>;
   dispatch(event: WebhookEvent): Promise<void>;
   /** Ids whose handler is running in this process. */
   inFlight: Set<string>;
@@ -57,9 +63,9 @@ export interface Receiver {
  * id so that the sender's retry is processed. A replay of an id already processed gets 200 (the
  * sender can stop), of one still running here 409 (it retries later and then gets the outcome).
  */
-export async function receive(
-  receiver: Receiver,
-  input: WebhookInput | Request,
+export async function receive<I>(
+  receiver: Receiver<I>,
+  input: I,
   fn: WebhookHandlerFn | undefined,
   options: HandlerOptions,
 ): Promise<Answer> {

@@ -22,5 +22,12 @@ export { createMemoryReplayStore, type MemoryReplayStoreOptions, type ReplayStor
 export type { SignatureScheme } from "./schemes.js";
 export type { WebhookSecret } from "./secrets.js";
 export type { SignOptions } from "./sign.js";
-export type { EventKind, EventOf, WebhookListener, WebhookVerifier } from "./verifier.js";
+export type {
+  EventKind,
+  EventOf,
+  FetchWebhookVerifier,
+  VerifierMethods,
+  WebhookListener,
+  WebhookVerifier,
+} from "./verifier.js";
 export type { VerifiedDelivery, VerifiedSignature, WebhookInput, WebhookVerifierOptions } from "./verify.js";

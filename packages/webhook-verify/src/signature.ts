@@ -7,6 +7,7 @@
  */
 
 import type { WebhookInput } from "./body.js";
+import { readInput } from "./body.js";
 import { timingSafeEqualStrings } from "./bytes.js";
 import { webHmacSigner } from "./crypto-web.js";
 import { authenticate, claimOnce, type VerifiedSignature } from "./delivery.js";
@@ -73,7 +74,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
   const windowMs = (options.replayWindowSeconds ?? 2 * toleranceSeconds) * 1000;
   return {
     async verify(input) {
-      const verified = await authenticate(check, input);
+      const verified = await authenticate(check, await readInput(input));
       if (replayStore) await claimOnce(replayStore, verified.id, windowMs);
       return verified;
     },

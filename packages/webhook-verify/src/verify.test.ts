@@ -1,4 +1,3 @@
-import { WebhookVerificationError } from "@promo-review/errors";
 import { describe, expect, it } from "vitest";
 import {
   ENTRIES,
@@ -6,21 +5,13 @@ import {
   NOW_MS,
   NOW_S,
   OLD_SECRET,
+  refusal,
   SECRET,
   sampleEvent,
   signed,
 } from "../test/support/fixtures.js";
 
 const body = JSON.stringify(sampleEvent());
-
-async function refusal(promise: Promise<unknown>): Promise<WebhookVerificationError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(WebhookVerificationError);
-  return error as WebhookVerificationError;
-}
 
 describe.each(ENTRIES)("verification with %s", (_name, entry) => {
   const verifier = (options: Parameters<typeof entry.createWebhookVerifier>[0] = {}) =>

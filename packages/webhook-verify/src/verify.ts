@@ -4,6 +4,7 @@ import type { CryptoBackend } from "./crypto-backend.js";
 import {
   authenticate,
   type DeliveryRules,
+  type ReceivedDelivery,
   type VerifiedDelivery,
   type VerifiedSignature,
   verifyDelivery,
@@ -59,11 +60,17 @@ export interface WebhookVerifierOptions {
 
 export type { VerifiedDelivery, VerifiedSignature, WebhookInput };
 
-/** The verification steps, shared by the verifier object and the handlers. */
-export interface VerifierCore {
+/**
+ * Steps 1 and 2 of a delivery (see delivery.ts) for deliveries given as `I`: the Fetch entry's reads a
+ * `Request` or what its handler read (`readFetched`), the main entries' any shape (`readInput`).
+ */
+export type ReadDelivery<I> = (input: I) => Promise<ReceivedDelivery>;
+
+/** The verification steps, shared by the verifier object and the handlers, for deliveries given as `I`. */
+export interface VerifierCore<I> {
   readonly replayStore: ReplayStore | undefined;
-  verifySignature(input: WebhookInput | Request): Promise<VerifiedSignature>;
-  verifyDelivery(input: WebhookInput | Request): Promise<VerifiedDelivery>;
+  verifySignature(input: I): Promise<VerifiedSignature>;
+  verifyDelivery(input: I): Promise<VerifiedDelivery>;
 }
 
 /** Builds the schemes for the configured webhookSecret: one `v1` for all HMAC keys, one `v1a` for all public keys. */
@@ -85,10 +92,14 @@ function schemesFor(backend: CryptoBackend, options: WebhookVerifierOptions): Si
 }
 
 /**
- * Makes the verification steps for one crypto backend: the options read into a delivery's rules (see
- * `delivery.ts` for the steps themselves). Secrets are read now, so a malformed one fails at start-up.
+ * Makes the verification steps for one crypto backend, reading deliveries with `read`: the options
+ * read into a delivery's rules (see `delivery.ts` for the steps themselves). Secrets are read now, so a malformed one fails at start-up.
  */
-export function createVerifierCore(backend: CryptoBackend, options: WebhookVerifierOptions): VerifierCore {
+export function createVerifierCore<I>(
+  backend: CryptoBackend,
+  options: WebhookVerifierOptions,
+  read: ReadDelivery<I>,
+): VerifierCore<I> {
   const toleranceSeconds = options.toleranceSeconds ?? 300;
   const now = options.now ?? Date.now;
   const chosen = options.store ?? options.replayStore;
@@ -105,9 +116,10 @@ export function createVerifierCore(backend: CryptoBackend, options: WebhookVerif
   const trace = deliveryTracing(options);
   return {
     replayStore: rules.replayStore,
-    verifySignature: trace("webhooks.verifySignature", (input: WebhookInput | Request) =>
-      authenticate(rules, input),
+    // The input is read inside the traced check, so a refusal of its headers or body is published too.
+    verifySignature: trace("webhooks.verifySignature", async (input: I) =>
+      authenticate(rules, await read(input)),
     ),
-    verifyDelivery: trace("webhooks.verify", (input: WebhookInput | Request) => verifyDelivery(rules, input)),
+    verifyDelivery: trace("webhooks.verify", async (input: I) => verifyDelivery(rules, await read(input))),
   };
 }

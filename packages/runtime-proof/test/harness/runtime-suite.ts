@@ -153,7 +153,7 @@ export function describeRuntime(runtime: Runtime, options: { skip?: boolean } = 
         if (!skipBrowser) delivery = await captureDelivery(sim);
       });
 
-      it("verifies a real simulator delivery (bytes and Request), refuses its replay and any tampering", async (ctx) => {
+      it("verifies a real simulator delivery (bytes and Request), refuses its replay and any tampering; the Fetch entry's handler answers it", async (ctx) => {
         if (skipBrowser) ctx.skip();
         const out = output(await run("webhook", { delivery }), runtime);
         const event = out["event"] as { type: string; data: { metadata?: unknown; promotionId?: string } };
@@ -170,6 +170,12 @@ export function describeRuntime(runtime: Runtime, options: { skip?: boolean } = 
         });
         expect(out["bodyChanged"]).toMatchObject({ accepted: false, name: "WebhookVerificationError" });
         expect(out["signatureChanged"]).toMatchObject({ accepted: false, name: "WebhookVerificationError" });
+        // The Fetch entry's handler, as a Worker runs it: the delivery, its copy, a tampered copy.
+        expect(out["fetchEntry"]).toEqual([
+          [200, { received: true }],
+          [200, { received: true, duplicate: true }],
+          [400, { error: "invalid webhook" }],
+        ]);
         // The "node" export condition gives node:crypto where the runtime resolves it (Node, and Deno and
         // Bun, which both honour "node"); a Worker or browser bundle gets Web Crypto.
         expect(out["cryptoBackend"]).toBe(runtime === "workerd" || runtime === "chromium" ? "web" : "node");

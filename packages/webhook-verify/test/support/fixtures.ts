@@ -1,5 +1,7 @@
 // Shared by the tests: both package entries, secrets and a sample event as the simulator sends it.
 import { generateKeyPairSync } from "node:crypto";
+import { WebhookVerificationError } from "@promo-review/errors";
+import { expect } from "vitest";
 import * as webEntry from "../../src/index.js";
 import * as nodeEntry from "../../src/index.node.js";
 
@@ -64,4 +66,14 @@ export async function signed(
     timestamp: NOW_S,
   });
   return { headers, body };
+}
+
+/** The `WebhookVerificationError` a promise rejects with; fails the test when it resolves or rejects otherwise. */
+export async function refusal(promise: Promise<unknown>): Promise<WebhookVerificationError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WebhookVerificationError);
+  return error as WebhookVerificationError;
 }
