@@ -4,7 +4,7 @@
  * edge-runtime sandbox, a deno process and a Worker (each its own memory), so what one saw of another
  * it can only have seen through the store.
  */
-import { createClient, type Store } from "@promo-review/sdk";
+import { createClient, type Store, startUpload } from "@promo-review/sdk";
 import type { SimulatorEndpoints } from "./types.ts";
 
 /** What one step does; the test runs them one after another in different processes or isolates. */
@@ -77,7 +77,7 @@ export async function clientStep(
       return { outcome };
     }
     case "upload-part": {
-      const upload = client.uploads.start(bytesOf(input.fileSize), {
+      const upload = startUpload(client.uploads, bytesOf(input.fileSize), {
         fileName: "shared.pdf",
         contentType: "application/pdf",
       });

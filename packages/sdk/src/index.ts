@@ -106,6 +106,8 @@ export {
 } from "@promo-review/store";
 export {
   formatOf,
+  startUpload,
+  type Upload,
   type UploadProgress,
   type UploadResponse,
   type UploadResult,

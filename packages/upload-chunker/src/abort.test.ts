@@ -2,7 +2,7 @@ import { AbortError } from "@promo-review/errors";
 import { nodeStreamFetch } from "@promo-review/http/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildSimulator, childSimulator, patterned } from "../test/support/uploads.js";
-import { createUploader, fromStream, type Uploader, uploadStateOf } from "./index.js";
+import { createUploader, fromStream, startUpload, type Uploader, uploadStateOf } from "./index.js";
 import { DEFAULT_READ_AHEAD_BYTES } from "./uploader.js";
 
 // The simulator runs in another process, so the timers and sockets counted here are the client's.
@@ -91,7 +91,7 @@ describe("an abort stops the read, the chunk in flight and every timer at once",
         // Reading into the second chunk means the first one's PUT has started.
         if (read > CHUNK + 512 * 1024) setImmediate(() => controller.abort());
       });
-      const upload = uploader.start(fromStream(stream), {
+      const upload = startUpload(uploader, fromStream(stream), {
         fileName: "a.mp4",
         contentType: "video/mp4",
         size: bytes.length,
@@ -112,7 +112,10 @@ describe("an abort stops the read, the chunk in flight and every timer at once",
     const uploader = uploaderFor();
     await sim.addFault({ route: "PUT /v1/uploads/*", kind: "status", status: 503, count: 1 });
     const baseline = resources();
-    const upload = uploader.start(patterned(100), { fileName: "a.pdf", contentType: "application/pdf" });
+    const upload = startUpload(uploader, patterned(100), {
+      fileName: "a.pdf",
+      contentType: "application/pdf",
+    });
     upload.on("retry", () => upload.abort());
     const error = await upload.done.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AbortError);
@@ -124,7 +127,7 @@ describe("an abort stops the read, the chunk in flight and every timer at once",
     const uploader = uploaderFor();
     const baseline = resources();
     const controller = new AbortController();
-    const upload = uploader.start(patterned(100), {
+    const upload = startUpload(uploader, patterned(100), {
       fileName: "a.pdf",
       contentType: "application/pdf",
       signal: controller.signal,
@@ -140,7 +143,7 @@ describe("an abort stops the read, the chunk in flight and every timer at once",
   });
 
   it("a signal aborted before the start sends nothing", async () => {
-    const upload = uploaderFor().start(patterned(100), {
+    const upload = startUpload(uploaderFor(), patterned(100), {
       fileName: "a.pdf",
       contentType: "application/pdf",
       signal: AbortSignal.abort(),

@@ -20,6 +20,7 @@ export {
 } from "./operations.js";
 export { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 export { fingerprintOf, memoryResumeStore, RESUME_STORE_UNAVAILABLE } from "./resume-store.js";
+export { startUpload, Upload, type UploadStarter } from "./started-upload.js";
 export { fromStream } from "./stream-source.js";
 export type {
   ByteSource,
@@ -48,7 +49,6 @@ export type {
   WaitOptions,
   WebLocks,
 } from "./types.js";
-export { Upload } from "./upload.js";
 export { createUploader, DEFAULT_MAX_RESYNCS, type Uploader } from "./uploader.js";
 export { checkUploadId, DEFAULT_WAIT_TIMEOUT_MS, UPLOAD_STATUSES } from "./wait.js";
 export {

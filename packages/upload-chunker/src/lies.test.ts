@@ -9,6 +9,7 @@ import {
   useLyingServer,
 } from "../../../testing/lying-server.ts";
 import { uploadStateOf } from "./failure.js";
+import { startUpload } from "./started-upload.js";
 import { fromStream } from "./stream-source.js";
 import type { UploaderOptions } from "./types.js";
 import { createUploader } from "./uploader.js";
@@ -219,7 +220,7 @@ describe("an offset that moves back and forth: bounded resyncs, each backed off"
   it("ends after maxResyncs backward moves, with growing pauses, not thousands of PUTs", async () => {
     // Every other answer goes back to byte 0: the service never settles.
     files({ put: (req, n) => ({ json: { receivedBytes: n % 2 === 0 ? endOf(req) : 0 } }) });
-    const upload = uploader({ maxResyncs: 4 }).start(file(), pdf);
+    const upload = startUpload(uploader({ maxResyncs: 4 }), file(), pdf);
     const delays: number[] = [];
     upload.on("retry", (event) => delays.push(event.delayMs));
     const error = await upload.done.catch((e: unknown) => e);

@@ -15,7 +15,7 @@ import {
   simulatorWithUploader,
   webStreamOf,
 } from "../test/support/uploads.js";
-import { createUploader, fromStream, type RetryEvent, type Uploader } from "./index.js";
+import { createUploader, fromStream, type RetryEvent, startUpload, type Uploader } from "./index.js";
 import { fileSource } from "./node.js";
 
 const CHUNK = 256 * 1024;
@@ -89,7 +89,7 @@ describe("nodeStreamFetch under failures", () => {
       const size = 64 * CHUNK;
       const bytes = patterned(size, 9);
       const retries: RetryEvent[] = [];
-      const upload = uploader.start(fromStream(webStreamOf(bytes)), {
+      const upload = startUpload(uploader, fromStream(webStreamOf(bytes)), {
         fileName: "f.mp4",
         contentType: "video/mp4",
         size,
@@ -121,7 +121,7 @@ describe("Blob and fileSource chunks arrive intact when PUTs fail mid-body (file
         const path = join(dir, `${kind}.mp4`);
         await writeFile(path, bytes);
         const source = kind === "Blob" ? new Blob([bytes as BlobPart]) : await fileSource(path);
-        const upload = uploader.start(source, { fileName: `${kind}.mp4`, contentType: "video/mp4" });
+        const upload = startUpload(uploader, source, { fileName: `${kind}.mp4`, contentType: "video/mp4" });
         const retries: RetryEvent[] = [];
         upload.on("retry", (r) => retries.push(r));
         const result = await upload.done;

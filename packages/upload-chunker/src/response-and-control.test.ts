@@ -141,11 +141,18 @@ describe("timeoutMs and retry on each upload and status read", () => {
     expect(sentUnder(correlationId).filter((r) => r.method === "PUT")).toHaveLength(2);
   });
   it("timeoutMs bounds each chunk PUT of this upload", async () => {
-    const fault = sim.control.addFault({ route: "PUT /v1/uploads/*", kind: "slow", delayMs: 400, count: 1 });
+    // The deadline bounds the initiation too: it is one a loaded machine's initiation meets (with 50 ms
+    // the POST itself timed out under load and no PUT was sent), and the PUT is held far past it.
+    const fault = sim.control.addFault({
+      route: "PUT /v1/uploads/*",
+      kind: "slow",
+      delayMs: 30_000,
+      count: 1,
+    });
     const slow = uploader.upload(patterned(12), {
       fileName: "a.pdf",
       contentType: "application/pdf",
-      timeoutMs: 50,
+      timeoutMs: 2_000,
       retry: false,
     });
     await expect(slow).rejects.toBeInstanceOf(TimeoutError);

@@ -23,6 +23,7 @@ import {
   fromStream,
   memoryResumeStore,
   type ResumeRecord,
+  startUpload,
   type Uploader,
   webStorageResumeStore,
 } from "./index.js";
@@ -44,11 +45,11 @@ afterAll(async () => {
 /** Starts an upload and aborts it once the service holds `stopAt` bytes; returns its id. */
 async function interrupted(
   u: Uploader,
-  source: Parameters<Uploader["start"]>[0],
+  source: Parameters<Uploader["upload"]>[0],
   stopAt: number,
   size?: number,
 ) {
-  const upload = u.start(source, {
+  const upload = startUpload(u, source, {
     fileName: "clip.mp4",
     contentType: "video/mp4",
     ...(size ? { size } : {}),

@@ -22,6 +22,7 @@ import {
   fromStream,
   memoryResumeStore,
   type RetryEvent,
+  startUpload,
   type Uploader,
   type UploaderOptions,
   uploadStateOf,
@@ -47,6 +48,55 @@ function clientWith(options: Partial<UploaderOptions>): Uploader {
   return uploaderFor(sim, options);
 }
 
+describe("upload() tells its events to the callbacks it is given; startUpload's Upload emits the same", () => {
+  it("a retried chunk: initiated, the retry, each chunk, in the same order either way", async () => {
+    const bytes = patterned(3 * CHUNK, 5);
+    const told = async (start: (events: string[]) => Promise<unknown>) => {
+      sim.control.addFault({ route: PUTS, count: 1, kind: "status", status: 503 } as never);
+      const events: string[] = [];
+      await start(events);
+      return events;
+    };
+    const options = { fileName: "a.pdf", contentType: "application/pdf" };
+    const viaCallbacks = await told((events) =>
+      uploader.upload(bytes, {
+        ...options,
+        onInitiated: () => events.push("initiated"),
+        onChunk: (c) => events.push(`chunk ${c.start}`),
+        onRetry: (r) => events.push(`retry ${r.start} ${r.attempt}`),
+      }),
+    );
+    expect(viaCallbacks).toEqual([
+      "initiated",
+      "retry 0 1",
+      "chunk 0",
+      `chunk ${CHUNK}`,
+      `chunk ${2 * CHUNK}`,
+    ]);
+    const viaEmitter = await told((events) => {
+      const upload = startUpload(uploader, patterned(3 * CHUNK, 6), {
+        ...options,
+        onChunk: () => events.push("own onChunk"),
+      });
+      upload.on("initiated", () => events.push("initiated"));
+      upload.on("chunk", (c) => events.push(`chunk ${c.start}`));
+      upload.on("retry", (r) => events.push(`retry ${r.start} ${r.attempt}`));
+      return upload.done;
+    });
+    // The caller's own callback is told first, then the listeners.
+    expect(viaEmitter).toEqual([
+      "initiated",
+      "retry 0 1",
+      "own onChunk",
+      "chunk 0",
+      "own onChunk",
+      `chunk ${CHUNK}`,
+      "own onChunk",
+      `chunk ${2 * CHUNK}`,
+    ]);
+  });
+});
+
 describe("20% of chunk PUTs failing: 5xx, resets mid-body, 429 with Retry-After", () => {
   it("a 200 MiB stream still arrives intact, and no chunk is sent more often than its failures explain", async () => {
     const big = await simulatorWithUploader({ maxChunkSize: 1024 * 1024, seed: 7 });
@@ -62,7 +112,7 @@ describe("20% of chunk PUTs failing: 5xx, resets mid-body, 429 with Retry-After"
         }
       }
       const retries: RetryEvent[] = [];
-      const upload = big.uploader.start(fromStream(source()), {
+      const upload = startUpload(big.uploader, fromStream(source()), {
         fileName: "film.mp4",
         contentType: "video/mp4",
         size,
@@ -126,7 +176,7 @@ describe("each transient failure is retried from the chunk's start with the same
       const bytes = patterned(3 * CHUNK, 3);
       sim.control.addFault({ route: PUTS, count: 1, ...fault } as never);
       const events: RetryEvent[] = [];
-      const upload = uploader.start(fromStream(new Blob([bytes as BlobPart]).stream()), {
+      const upload = startUpload(uploader, fromStream(new Blob([bytes as BlobPart]).stream()), {
         fileName: "a.pdf",
         contentType: "application/pdf",
         size: bytes.length,
@@ -149,7 +199,10 @@ describe("each transient failure is retried from the chunk's start with the same
   it("a 429's Retry-After is the wait (not the backoff)", async () => {
     sim.control.addFault({ route: PUTS, kind: "rate-limit", retryAfterSeconds: 1, count: 1 });
     const events: RetryEvent[] = [];
-    const upload = uploader.start(patterned(10), { fileName: "a.pdf", contentType: "application/pdf" });
+    const upload = startUpload(uploader, patterned(10), {
+      fileName: "a.pdf",
+      contentType: "application/pdf",
+    });
     upload.on("retry", (e) => events.push(e));
     await upload.done;
     expect(events.map((e) => [e.delayMs, e.error.code])).toEqual([[1000, "RATE_LIMITED"]]);
@@ -162,7 +215,7 @@ describe("each transient failure is retried from the chunk's start with the same
       pollIntervalMs: 5,
     });
     const bytes = patterned(3 * CHUNK, 5);
-    const upload = strict.start(bytes, { fileName: "a.pdf", contentType: "application/pdf" });
+    const upload = startUpload(strict, bytes, { fileName: "a.pdf", contentType: "application/pdf" });
     const attempts: number[] = [];
     let faults = 0;
     const addTwo = () => {
@@ -181,7 +234,7 @@ describe("each transient failure is retried from the chunk's start with the same
 describe("a failure that will not heal ends with a typed error naming the upload and the offset", () => {
   it("5xx on every attempt after two chunks", async () => {
     const bytes = patterned(5 * CHUNK);
-    const upload = uploader.start(bytes, { fileName: "a.pdf", contentType: "application/pdf" });
+    const upload = startUpload(uploader, bytes, { fileName: "a.pdf", contentType: "application/pdf" });
     upload.on("chunk", (c: ChunkEvent) => {
       if (c.end === 2 * CHUNK) sim.control.addFault({ route: PUTS, kind: "status", status: 500 });
     });
@@ -270,7 +323,7 @@ describe("the service is the source of truth for the offset", () => {
 
   it("without receivedBytes in the status, a resume starts at 0 and follows the 409's content_range_start", async () => {
     const bytes = patterned(6 * CHUNK, 13);
-    const first = uploader.start(bytes, { fileName: "a.pdf", contentType: "application/pdf" });
+    const first = startUpload(uploader, bytes, { fileName: "a.pdf", contentType: "application/pdf" });
     first.on("chunk", (c) => {
       if (c.end === 3 * CHUNK) first.abort();
     });
@@ -328,7 +381,7 @@ describe("the service is the source of truth for the offset", () => {
       pollIntervalMs: 5,
     });
     const bytes = patterned(2 * CHUNK, 17);
-    const upload = client.start(bytes, { fileName: "a.pdf", contentType: "application/pdf" });
+    const upload = startUpload(client, bytes, { fileName: "a.pdf", contentType: "application/pdf" });
     const retries: RetryEvent[] = [];
     upload.on("retry", (r) => retries.push(r));
     const result = await upload.done;
@@ -338,7 +391,7 @@ describe("the service is the source of truth for the offset", () => {
 
   it("a resume that does not know maxChunkSize starts at 8 MiB and follows the 413's max_chunk_size", async () => {
     const bytes = patterned(4 * CHUNK + 9, 19);
-    const first = uploader.start(bytes, { fileName: "a.pdf", contentType: "application/pdf" });
+    const first = startUpload(uploader, bytes, { fileName: "a.pdf", contentType: "application/pdf" });
     first.on("chunk", (c) => {
       if (c.end === CHUNK) first.abort();
     });
@@ -380,7 +433,7 @@ describe("runtimes that cannot stream a request body", () => {
     for (const source of [bytes, new Blob([bytes as BlobPart])]) {
       refused = 0;
       const chunks: ChunkEvent[] = [];
-      const upload = client.start(source, { fileName: "a.pdf", contentType: "application/pdf" });
+      const upload = startUpload(client, source, { fileName: "a.pdf", contentType: "application/pdf" });
       upload.on("chunk", (c) => chunks.push(c));
       const result = await upload.done;
       expect(chunks.map((c) => c.streamed)).toEqual([false, false, false, false]);

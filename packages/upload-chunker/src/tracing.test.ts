@@ -20,7 +20,13 @@ import {
   simulatorWithUploader,
   uploaderFor,
 } from "../test/support/uploads.js";
-import { createUploader, memoryResumeStore, type Uploader, type UploaderOptions } from "./index.js";
+import {
+  createUploader,
+  memoryResumeStore,
+  startUpload,
+  type Uploader,
+  type UploaderOptions,
+} from "./index.js";
 import { UPLOAD_CHUNKER_VERSION } from "./version.js";
 
 const CHUNK = 64 * 1024;
@@ -143,7 +149,7 @@ describe("uploads.upload: one INTERNAL operation span per upload", () => {
 
   it("ends with status ERROR and error.type, and still names the upload, when a chunk fails for good", async () => {
     const uploader = tracedUploader({ retry: { limit: 1, baseDelayMs: 1, maxDelayMs: 5 } });
-    const upload = uploader.start(fileOf(), {});
+    const upload = startUpload(uploader, fileOf(), {});
     upload.on("chunk", (c) => {
       // From the third chunk on, every PUT is refused: one retry, then the upload stops.
       if (c.end === 2 * CHUNK)
@@ -247,7 +253,7 @@ describe("promo_review.upload.chunk: one event per chunk attempt, with its range
 
   it("a chunk that failed once is retried: its event at attempt 1 says why, then attempt 2 is acknowledged", async () => {
     const uploader = tracedUploader();
-    const upload = uploader.start(fileOf(), {});
+    const upload = startUpload(uploader, fileOf(), {});
     upload.on("chunk", (c) => {
       // The fourth chunk's first attempt meets a 503.
       if (c.end === 3 * CHUNK) {
@@ -324,7 +330,7 @@ describe("promo_review.upload.chunk: the service's other answers, resynced and s
   });
 
   it("a chunk the service expected elsewhere (409) is resynced to the offset it names", async () => {
-    const first = tracedUploader().start(fileOf(SIZE, 9), {});
+    const first = startUpload(tracedUploader(), fileOf(SIZE, 9), {});
     first.on("chunk", (c) => {
       if (c.receivedBytes >= CHUNK) first.abort();
     });
@@ -358,7 +364,7 @@ describe("promo_review.upload.resumed: a resumed upload says where it resumed, a
     const store = memoryResumeStore();
     const uploader = tracedUploader({ store });
     // First run: stopped once the service holds three chunks.
-    const first = uploader.start(fileOf(SIZE, 7), {});
+    const first = startUpload(uploader, fileOf(SIZE, 7), {});
     first.on("chunk", (c) => {
       if (c.receivedBytes >= 3 * CHUNK) first.abort();
     });
@@ -387,7 +393,7 @@ describe("promo_review.upload.resumed: a resumed upload says where it resumed, a
 
   it("an upload resumed by id says it was not found in the store", async () => {
     const uploader = tracedUploader();
-    const first = uploader.start(fileOf(SIZE, 8), {});
+    const first = startUpload(uploader, fileOf(SIZE, 8), {});
     first.on("chunk", (c) => {
       if (c.receivedBytes >= CHUNK) first.abort();
     });

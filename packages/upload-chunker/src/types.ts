@@ -136,8 +136,14 @@ export interface UploadOptions extends CallControl {
   size?: number;
   /** Stops reading, the chunk in flight and every wait, at once. */
   signal?: AbortSignal;
-  /** Called with every progress report (also emitted as `progress` on the lifecycle object). */
+  /** Called with every progress report (also emitted as `progress` by `startUpload`'s `Upload`). */
   onProgress?: (progress: UploadProgress) => void;
+  /** Called once the upload has an id, new or resumed, before its first chunk (`initiated`). */
+  onInitiated?: (event: InitiatedEvent) => void;
+  /** Called for each chunk the service stored (`chunk`). */
+  onChunk?: (event: ChunkEvent) => void;
+  /** Called before each chunk retry, and before waiting out a backward move of the service's offset (`retry`). */
+  onRetry?: (event: RetryEvent) => void;
   /** Wait for the service to report `completed` before resolving. Default true. */
   waitForCompletion?: boolean;
   /** Longest wait for `completed` after the last byte. Default `DEFAULT_WAIT_TIMEOUT_MS` (10 minutes). */
@@ -441,7 +447,7 @@ export interface UploaderSettings {
   observer: Observer | undefined;
 }
 
-/** Emits one of an upload's events on its lifecycle object. */
+/** Tells one of an upload's events to its callbacks (`onProgress`, `onInitiated`, `onChunk`, `onRetry`). */
 export type Emit = <E extends keyof UploadEvents>(event: E, ...args: UploadEvents[E]) => void;
 
 /** The input of an upload once checked: the opened source and the details the service needs. */

@@ -13,7 +13,14 @@ import {
   sha256,
   simulatorWithUploader,
 } from "../test/support/uploads.js";
-import { createUploader, fromStream, type Uploader, type UploadProgress, uploadStateOf } from "./index.js";
+import {
+  createUploader,
+  fromStream,
+  startUpload,
+  type Uploader,
+  type UploadProgress,
+  uploadStateOf,
+} from "./index.js";
 import { fileSource } from "./node.js";
 
 const CHUNK = 64 * 1024;
@@ -86,7 +93,7 @@ describe("every source kind arrives byte for byte, at the sizes around the chunk
     // Changed after the first chunk: the next chunks are refused, the first stays the only one stored.
     await writeFile(path, bytes);
     const again = await fileSource(path, { type: "video/mp4" });
-    const upload = uploader.start(again, { fileName: again.name, contentType: again.type });
+    const upload = startUpload(uploader, again, { fileName: again.name, contentType: again.type });
     upload.once("chunk", () => writeFileSync(path, patterned(3 * CHUNK + 1, 12)));
     const failed = await upload.done.catch((e: unknown) => e);
     expect(uploadStateOf(failed)).toMatchObject({ bytesAcknowledged: CHUNK });
@@ -304,7 +311,7 @@ describe("progress: bytes sent and acknowledged, never backwards, at least once 
       for (const kind of ["Blob", "ReadableStream", "Uint8Array"]) {
         const reports: UploadProgress[] = [];
         const { source, size } = SOURCE_KINDS[kind]!(bytes);
-        const upload = big.uploader.start(source, {
+        const upload = startUpload(big.uploader, source, {
           fileName: "a.mp4",
           contentType: "video/mp4",
           ...(size === undefined ? {} : { size }),

@@ -1,13 +1,10 @@
 /**
- * One upload, read top-down: its lifecycle object (an event emitter with `initiated`, `progress`,
- * `chunk`, `retry`, the outcome in `done` and `abort()` to stop it), then the run it drives, one named
- * step each: check the input, resume or initiate (phase 1), send the chunks (phase 2), finish (phase 3:
- * wait for `completed`). Each step hands the next a small value (`CheckedInput`, `Placement`, `Sent`,
+ * One upload, read top-down: the run, its events told to the caller's callbacks (the emitter of
+ * `startUpload`, started-upload.ts, is one such caller), then one named step each: check the input,
+ * resume or initiate (phase 1), send the chunks (phase 2), finish (phase 3: wait for `completed`). Each step hands the next a small value (`CheckedInput`, `Placement`, `Sent`,
  * all in types.ts); the chunk loop itself is send-chunks.ts.
  */
-import { errorFromTransport } from "@promo-review/errors/internal";
 import { type ObservedOperation, observed } from "@promo-review/errors/observe";
-import { EventEmitter } from "eventemitter3";
 import { checkUpload } from "./checks.js";
 import { uploadStateOf, withUploadState } from "./failure.js";
 import { fileDetailsOf } from "./file-details.js";
@@ -23,16 +20,14 @@ import type {
   Emit,
   ResumeStore,
   UploadContext,
-  UploadEvents,
   UploaderSettings,
   UploadOptions,
-  UploadProgress,
   UploadResponse,
   UploadSource,
 } from "./types.js";
 import { checkUploadId } from "./wait.js";
 
-/** What `uploader.start()` hands to a new upload. */
+/** What the uploader hands to a new upload. */
 export interface UploadStart {
   settings: UploaderSettings;
   source: UploadSource;
@@ -41,60 +36,33 @@ export interface UploadStart {
 }
 
 /**
- * An upload in progress. Listen with `on("progress", ...)`, await `done`, stop with `abort()` or the
- * `signal` given to `start`. `done` rejects with an error from `@promo-review/errors`; once the upload
- * has an id, the error names it and the byte offset the service confirmed (`uploadStateOf(error)`).
+ * Runs one upload, stopped by the caller's `signal`, its events told to the callbacks it gave. What
+ * is never asked for costs nothing: no emitter, no listener list.
  */
-export class Upload extends EventEmitter<UploadEvents> {
-  /** Settles when the upload completes (with its `$response`, see `UploadResponse`) or stops. */
-  declare readonly done: Promise<UploadResponse>;
-  readonly #controller = new AbortController();
-  #uploadId: string | undefined;
-  #progress: UploadProgress | undefined;
-
-  /** Starts the upload at once; use `uploader.start()` rather than this constructor. */
-  constructor(start: UploadStart) {
-    super();
-    const { signal, onProgress } = start.options;
-    const onAbort = () => this.abort(signal?.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-    if (onProgress) this.on("progress", onProgress);
-    const emit: Emit = (event, ...args) => {
-      if (event === "initiated") this.#uploadId = (args[0] as UploadEvents["initiated"][0]).uploadId;
-      if (event === "progress") this.#progress = args[0] as UploadProgress;
-      (this.emit as Emit)(event, ...args);
-    };
-    // Started on the next microtask so listeners attached right after `start()` see every event.
-    this.done = Promise.resolve()
-      .then(() => runUpload(start, emit, this.#controller.signal))
-      .finally(() => signal?.removeEventListener("abort", onAbort));
-    // `done` may be ignored by a caller that only listens to events; never an unhandled rejection.
-    this.done.catch(() => {});
-  }
-
-  /** The upload id, once initiated (or given to resume). */
-  get uploadId(): string | undefined {
-    return this.#uploadId;
-  }
-
-  /** The latest progress report. */
-  get progress(): UploadProgress | undefined {
-    return this.#progress;
-  }
-
-  /** Stops the upload: the read, the chunk in flight and every wait end now; `done` rejects with an `AbortError`. */
-  abort(reason?: unknown): void {
-    if (this.#controller.signal.aborted) return;
-    this.#controller.abort(reason ?? errorFromTransport(undefined, { aborted: true, sent: false }));
-  }
+export function runUpload(start: UploadStart): Promise<UploadResponse> {
+  const { options } = start;
+  const signal = options.signal ?? new AbortController().signal;
+  const callbacks = {
+    initiated: options.onInitiated,
+    progress: options.onProgress,
+    chunk: options.onChunk,
+    retry: options.onRetry,
+  };
+  const emit: Emit = (event, ...args) =>
+    (callbacks[event] as ((...told: typeof args) => void) | undefined)?.(...args);
+  // Started on the next microtask, as a promise: a check that fails is a rejection, never a throw.
+  const done = Promise.resolve().then(() => run(start, emit, signal));
+  // A caller that follows the upload through its callbacks may drop the promise: never an unhandled
+  // rejection (the caller who awaits it still gets the error).
+  done.catch(() => {});
+  return done;
 }
 
 /**
- * Runs one upload as the operation `uploads.upload` on the uploader's observer (when it has one),
- * under the caller's `parent`: the steps below, in order.
+ * The run, as the operation `uploads.upload` on the uploader's observer (when it has one), under the
+ * caller's `parent`: the steps below, in order.
  */
-function runUpload(start: UploadStart, emit: Emit, signal: AbortSignal): Promise<UploadResponse> {
+function run(start: UploadStart, emit: Emit, signal: AbortSignal): Promise<UploadResponse> {
   const { settings, options } = start;
   return observed(
     settings.observer,

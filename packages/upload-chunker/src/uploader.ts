@@ -29,7 +29,7 @@ import type {
   UploadState,
   WaitOptions,
 } from "./types.js";
-import { Upload } from "./upload.js";
+import { runUpload } from "./upload.js";
 import { checkUploadId, getUploadState, waitForUpload } from "./wait.js";
 
 /** Bytes of a stream source read past the chunk being sent, by default. */
@@ -41,9 +41,10 @@ export const DEFAULT_MAX_RESYNCS = 10;
 /** Chunk retries in a row without progress, by default. */
 export const DEFAULT_CHUNK_RETRY_LIMIT = 5;
 
-// The uploader's interface lives here, beside the function that makes it, not in types.ts: it names
-// the `Upload` class, and types.ts depends on no implementation file.
-/** Uploads files to the file service. */
+/**
+ * Uploads files to the file service. Events and `abort()` on a lifecycle object are `startUpload`'s
+ * (its own import): `upload` and `resume` tell them to the callbacks in their options.
+ */
 export interface Uploader {
   /**
    * Uploads a file (or continues its unfinished upload, found by fingerprint in the store). A `File`
@@ -52,8 +53,6 @@ export interface Uploader {
   upload(source: UploadSource, options?: UploadOptions): Promise<UploadResponse>;
   /** Continues upload `uploadId` from the byte the service holds. */
   resume(uploadId: string, source: UploadSource, options?: UploadOptions): Promise<UploadResponse>;
-  /** Like `upload` (or `resume` when `uploadId` is given) but returns the lifecycle object at once. */
-  start(source: UploadSource, options?: UploadOptions & { uploadId?: string }): Upload;
   /**
    * Polls the upload's status until `completed` (see {@link WaitOptions}); the id must be a UUID. The
    * `$response` is the last poll's, `attempts` counting every poll.
@@ -113,16 +112,13 @@ export function createUploader(options: UploaderOptions): Uploader {
       if (operation) observer?.operationDetailed?.(operation, { uploadId });
       return work(operation);
     });
-  const start = (source: UploadSource, options: UploadOptions & { uploadId?: string | undefined } = {}) =>
-    new Upload({ settings, source, options });
   return {
     http,
-    start,
-    upload: (source, upload) => start(source, { ...upload, uploadId: undefined }).done,
-    // Checked here: an undefined id given to `start` means "a new upload", never what resume asks for.
+    upload: (source, upload) => runUpload({ settings, source, options: { ...upload, uploadId: undefined } }),
+    // Checked here: an undefined id means "a new upload", never what resume asks for.
     async resume(uploadId, source, upload) {
       checkUploadId(uploadId);
-      return start(source, { ...upload, uploadId }).done;
+      return runUpload({ settings, source, options: { ...upload, uploadId } });
     },
     waitForCompletion: (uploadId, wait = {}) =>
       observedCall("uploads.waitForCompletion", uploadId, wait.parent, async (parent) => {

@@ -3,7 +3,7 @@ import type { Simulator } from "@promo-review/simulator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readingOf } from "../../../testing/simulator.ts";
 import { patterned, simulatorWithUploader } from "../test/support/uploads.js";
-import { type Uploader, uploadStateOf } from "./index.js";
+import { startUpload, type Uploader, uploadStateOf } from "./index.js";
 
 let sim: Simulator;
 let uploader: Uploader;
@@ -37,7 +37,7 @@ describe("after the last chunk, the upload waits for completed by polling its st
   });
 
   it("a failed upload fails clearly, naming it", async () => {
-    const upload = uploader.start(patterned(2000), {
+    const upload = startUpload(uploader, patterned(2000), {
       fileName: "fail-processing.pdf",
       contentType: "application/pdf",
     });

@@ -14,6 +14,7 @@ import {
   RESUME_STORE_UNAVAILABLE,
   type ResumeRecord,
   type ResumeStoreUse,
+  startUpload,
   type Uploader,
   type UploaderOptions,
   type WebLocks,
@@ -142,7 +143,7 @@ describe("entries expire: after 7 days by default, or ttlMs; an expired entry is
     const page = () =>
       uploaderWith({ store: webStorageResumeStore(storage, { ttlMs: DAY, now: () => clock }) });
     const bytes = patterned(3 * CHUNK, 3);
-    const first = page().start(new Blob([bytes as BlobPart]), upload);
+    const first = startUpload(page(), new Blob([bytes as BlobPart]), upload);
     first.on("chunk", (c) => c.receivedBytes >= CHUNK && first.abort());
     await first.done.catch(() => {});
     clock += DAY + 1;
@@ -315,7 +316,7 @@ describe("two uploads of the same file at once (two tabs) send its bytes once, t
     const locks = processLocks();
     const tab = () => uploaderWith({ store: webStorageResumeStore(storage, { locks }) });
     const bytes = patterned(5 * CHUNK, 23);
-    const first = tab().start(new Blob([bytes as BlobPart]), upload);
+    const first = startUpload(tab(), new Blob([bytes as BlobPart]), upload);
     first.on("chunk", (c) => c.receivedBytes >= 2 * CHUNK && first.abort());
     // The second tab opens the file only once the first holds the lock (its first chunk is in):
     // which of two tabs that start together fingerprints first, and so locks first, is not promised.

@@ -5,7 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { AbortError, type UploadResult } from "@promo-review/sdk";
+import { AbortError, startUpload, type UploadResult } from "@promo-review/sdk";
 import { fileSource } from "@promo-review/sdk/node";
 import { uploadStateOf } from "@promo-review/upload-chunker";
 import type { Command } from "commander";
@@ -65,7 +65,7 @@ export async function uploadLocalFile(
   const bar = uploadProgressBar(ctx.io.stderr, fileName, draws);
   const spinner = waitSpinner(ctx.io.stderr, draws);
   try {
-    const upload = client.uploads.start(await fileSource(path), {
+    const upload = startUpload(client.uploads, await fileSource(path), {
       fileName,
       contentType,
       onProgress: (progress) => {

@@ -1,7 +1,7 @@
 // One process of the shared-store proof: a client on `redisStore` (built sdk), doing one step.
 // node test/support/store-process.mjs '<json>'  →  prints one JSON line with what it saw.
 // `cluster` (a startup node list) connects an ioredis Cluster; `redisPort` a single Redis.
-import { createClient } from "@promo-review/sdk";
+import { createClient, startUpload } from "@promo-review/sdk";
 import { redisStore } from "@promo-review/sdk/redis";
 import { Cluster, Redis } from "ioredis";
 
@@ -51,7 +51,10 @@ async function step() {
       return { outcome };
     }
     case "upload-part": {
-      const upload = client.uploads.start(bytes, { fileName: "shared.pdf", contentType: "application/pdf" });
+      const upload = startUpload(client.uploads, bytes, {
+        fileName: "shared.pdf",
+        contentType: "application/pdf",
+      });
       upload.on("chunk", (c) => {
         if (c.receivedBytes >= input.stopAt) upload.abort();
       });
