@@ -60,6 +60,25 @@ export {
   retrying,
   sleep,
 } from "./retry.js";
+export {
+  fillPath,
+  type OperationAnswer,
+  type OperationCall,
+  type OperationResult,
+  type RunContext,
+  type RunnableDeclaration,
+  runOperation,
+  sendOperation,
+} from "./run-operation.js";
+export { checkAnswer, checkBody, checkId, type Schema } from "./schema-check.js";
+export {
+  type AddIssue,
+  addIssueAt,
+  type BrokenLimit,
+  isMissingKey,
+  issueField,
+  toLocalIssues,
+} from "./schema-issues.js";
 export { settleBoundMs } from "./settle-bound.js";
 export { setLongTimeout } from "./timers.js";
 export { newCorrelationId, resolveUrl } from "./url.js";

@@ -35,4 +35,9 @@ export interface OperationDeclaration<Request = unknown, Response = unknown> {
   readonly resend: ResendRule;
   /** The rate-budget rule the request spends (`shared`: the main API's one budget per key). */
   readonly budget: string;
+  /**
+   * What a local refusal of the request body says (`The promotion creation request is invalid`).
+   * Default `The request is invalid`.
+   */
+  readonly refusal?: string | undefined;
 }

@@ -1,8 +1,8 @@
+import { toLocalIssues } from "@promo-review/http";
 import fc from "fast-check";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { caught, refusal, textBody } from "../test/support/fixtures.js";
-import { toLocalIssues } from "./local-issues.js";
 import type { CreatePromotionRequest } from "./types.js";
 import { validateCreatePromotion } from "./validate.js";
 

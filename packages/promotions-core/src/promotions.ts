@@ -18,6 +18,7 @@ import type {
 } from "@promo-review/http";
 import {
   callControl,
+  checkAnswer,
   httpClientFrom,
   newCorrelationId,
   responseMetadata,
@@ -25,7 +26,6 @@ import {
 } from "@promo-review/http";
 import type * as v from "valibot";
 import { explainAmbiguous } from "./ambiguous.js";
-import { checkAnswer } from "./check-answer.js";
 import { DEFAULT_REPLY_PATH, postCommentReply } from "./comment-reply.js";
 import { type Ids, idDetails, originOf } from "./observe.js";
 import {

@@ -16,6 +16,7 @@ import { type ObservedOperation, observed } from "@promo-review/errors/observe";
 import {
   type CallControl,
   callControl,
+  checkAnswer,
   type HttpClient,
   notRequested,
   poll,
@@ -25,7 +26,6 @@ import {
   withResponse,
 } from "@promo-review/http";
 import type * as v from "valibot";
-import { checkAnswer } from "./check-answer.js";
 import { originOf } from "./observe.js";
 import { channelSchema, jurisdictionSchema, openRecordSchema } from "./schemas/responses.js";
 

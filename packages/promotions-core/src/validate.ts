@@ -3,20 +3,11 @@
  * `ValidationError` (`local: true`) in the server's shape: `field_error` details with dotted paths
  * (`variations.2.details`, `tags.3`, `metadata.<key>`) and a `constraint_violation` for each limit.
  */
-import { localValidationError } from "@promo-review/errors/internal";
-import * as v from "valibot";
-import { toLocalIssues } from "./local-issues.js";
+import { checkBody, checkId } from "@promo-review/http";
 import { createPromotionSchema } from "./schemas/create-promotion.js";
 import { newVersionSchema } from "./schemas/new-version.js";
-import { uuidSchema } from "./schemas/primitives.js";
 import { submitSchema } from "./schemas/submit.js";
 import type { CreatePromotionRequest, NewVersionRequest, SubmitRequest } from "./types.js";
-
-function parse<T>(schema: v.GenericSchema<unknown, T>, body: unknown, summary: string): T {
-  const result = v.safeParse(schema, body);
-  if (!result.success) throw localValidationError(toLocalIssues(result.issues), summary);
-  return result.output;
-}
 
 /**
  * Checks a creation request against every stated rule and returns the body to send: the caller's own
@@ -24,27 +15,23 @@ function parse<T>(schema: v.GenericSchema<unknown, T>, body: unknown, summary: s
  * included, is sent exactly as given. Throws a local `ValidationError` listing every problem.
  */
 export function validateCreatePromotion<T extends CreatePromotionRequest>(body: T): T {
-  const output = parse(createPromotionSchema, body, "The promotion creation request is invalid");
+  const output = checkBody(createPromotionSchema, body, "The promotion creation request is invalid");
   return output.tags === undefined ? body : { ...body, tags: output.tags };
 }
 
 /** Checks a new-version request (text-vs-file rule, `details` length) and returns it unchanged. */
 export function validateNewVersion<T extends NewVersionRequest>(body: T): T {
-  parse(newVersionSchema, body, "The new-version request is invalid");
+  checkBody(newVersionSchema, body, "The new-version request is invalid");
   return body;
 }
 
 /** Checks a submit request (a deadline is a date or an ISO 8601 date-time) and returns it unchanged. */
 export function validateSubmit<T extends SubmitRequest>(body: T): T {
-  parse(submitSchema, body, "The submit request is invalid");
+  checkBody(submitSchema, body, "The submit request is invalid");
   return body;
 }
 
 /** Checks that a path parameter (`promotionId`, `versionId`) is a UUID, so a typo costs no request. */
 export function validateId(value: unknown, field: string): string {
-  const result = v.safeParse(uuidSchema, value);
-  if (!result.success) {
-    throw localValidationError([{ field, message: result.issues[0].message }], `${field} is invalid`);
-  }
-  return result.output;
+  return checkId(value, field);
 }

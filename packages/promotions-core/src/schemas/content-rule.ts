@@ -4,10 +4,10 @@
  * A cross-field rule, so it is a raw check reporting at the path of the offending field.
  */
 
+import { addIssueAt } from "@promo-review/http";
 import type * as v from "valibot";
 import { isListedFileFormat } from "../file-format.js";
 import { FILE_FORMATS } from "../limits.js";
-import { addIssueAt } from "./raw-issue.js";
 
 type AddIssue = Parameters<Parameters<typeof v.rawCheck>[0]>[0]["addIssue"];
 

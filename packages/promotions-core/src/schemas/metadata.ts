@@ -4,6 +4,8 @@
  * `Object.entries` rather than `v.record`, because `v.record` skips the keys `constructor` and
  * `prototype`, which are valid metadata keys and must be checked like any other.
  */
+
+import { addIssueAt } from "@promo-review/http";
 import * as v from "valibot";
 import {
   MAX_METADATA_KEY_LENGTH,
@@ -12,7 +14,6 @@ import {
   METADATA_KEY_PATTERN,
 } from "../limits.js";
 import { plainObjectSchema } from "./primitives.js";
-import { addIssueAt } from "./raw-issue.js";
 
 /** `metadata`: an object of string values. */
 export const metadataSchema = v.pipe(
