@@ -27,6 +27,7 @@ import {
 import type * as v from "valibot";
 import { explainAmbiguous } from "./ambiguous.js";
 import { DEFAULT_REPLY_PATH, postCommentReply } from "./comment-reply.js";
+import { promotionsCoreOf } from "./core.js";
 import { type Ids, idDetails, originOf } from "./observe.js";
 import {
   createPromotion as createPromotionOperation,
@@ -345,16 +346,8 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
   });
   const telemetry = http.telemetry;
   const origin = originOf(http);
-  const shared: Shared = {
-    http,
-    options,
-    validate: options.validate ?? true,
-    uploadWait: {
-      waitForUploads: options.waitForUploads,
-      timeoutMs: options.uploadWaitTimeoutMs ?? 120_000,
-      intervalMs: options.uploadRetryDelayMs ?? 500,
-    },
-  };
+  // What the slim path's core holds, made the same way: the same defaults for both clients.
+  const shared: Shared = { ...promotionsCoreOf(http, options), options };
   const { validate } = shared;
   /**
    * Runs `work` as operation `name` (`promotions.create`), inside the caller's `parent`, with the ids it was
