@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 
-import { unexpectedResponse } from "@promo-review/errors/internal";
+import { isUuid, type ResponseContext } from "@promo-review/errors/internal";
 import type { ObservationSource, ObservedOperation, ObservedValue } from "@promo-review/errors/observe";
 import { observed } from "@promo-review/errors/observe";
 import type * as v from "valibot";
@@ -39,15 +39,15 @@ export interface OperationCall extends CallControl {
    * The ids the path's template names (`{ promotionId, versionId }`), each checked to be a uuid before
    * anything is sent. Further ids (the comment a reply answers) are not sent but name the operation.
    */
-  params?: Record<string, unknown> | undefined;
+  params?: object | undefined;
   /**
    * The request body, checked against the declaration's `request` schema unless `validate` is false.
    * A function is called inside the operation, once the ids were checked: what it throws (a local
    * refusal) ends the operation as any failure does.
    */
   body?: unknown;
-  /** Query parameters, appended in order; an `undefined` value is left out. */
-  query?: Record<string, string | number | boolean | undefined> | undefined;
+  /** Query parameters, appended in order after `?`. */
+  query?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
   /** Sent as `X-Correlation-ID` on every request of the operation; a fresh one is made when absent. */
   correlationId?: string | undefined;
@@ -57,10 +57,16 @@ export interface OperationCall extends CallControl {
   validate?: boolean | undefined;
   /**
    * A path to send to instead of the declared template (a client's configured `evaluationPath`, say).
-   * The `params` are still checked against the template; the request names no `urlTemplate`, since
-   * the spec states none for that path.
+   * The `params` are still checked against the template first (a function is called only then, after
+   * the body); the request names no `urlTemplate`, since the spec states none for that path.
    */
-  path?: string | undefined;
+  path?: string | (() => string) | undefined;
+  /**
+   * Reads the answer the package's own way instead of checking it against the `response` schema (a
+   * list found tolerantly in its body, say): returns what the run answers with, or throws an
+   * `UNEXPECTED_RESPONSE` built on `context`.
+   */
+  read?: ((data: unknown, context: ResponseContext) => object) | undefined;
   /**
    * The package that publishes the operation (its npm name and version), as observers name its
    * instrumentation scope. Default: this package.
@@ -81,6 +87,8 @@ export interface OperationCall extends CallControl {
 
 /** What {@link OperationCall.around} is given beside `send`. */
 export interface RunContext {
+  /** The declaration's name (`promotions.create`), for an error about its answer. */
+  name: string;
   /** The running operation, as the client's `telemetry` started it (its waits are published on it). */
   operation: ObservedOperation | undefined;
   /** The correlation id every request of the operation sends. */
@@ -94,20 +102,16 @@ const PLACEHOLDER = /\{(\w+)\}/g;
  * `template` with each `{id}` checked to be a uuid, in order (so a typo costs no request), and put
  * in: a uuid holds only hex digits and hyphens, so it needs no encoding. A missing id is refused.
  */
-export function fillPath(template: string, params: Record<string, unknown> = {}): string {
-  return template.replace(PLACEHOLDER, (_, field: string) => checkId(params[field], field));
+export function fillPath(template: string, params: object = {}): string {
+  const ids = params as Record<string, unknown>;
+  return template.replace(PLACEHOLDER, (_, field: string) => checkId(ids[field], field));
 }
 
 /** The uuid-valued params: what an observer may hear of them (a key pasted by mistake never is). */
-function idsOf(params: Record<string, unknown> | undefined): Record<string, ObservedValue> {
+function idsOf(params: object | undefined): Record<string, ObservedValue> {
   const details: Record<string, ObservedValue> = {};
-  for (const key in params) {
-    const value = params[key];
-    try {
-      details[key] = checkId(value, key);
-    } catch {
-      // Not a uuid: not published.
-    }
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (isUuid(value)) details[key] = value;
   }
   return details;
 }
@@ -117,32 +121,19 @@ function idsOf(params: Record<string, unknown> | undefined): Record<string, Obse
  * their normal form: every other field, unknown ones included, is sent exactly as given.
  */
 function normalised(body: unknown, output: unknown): unknown {
-  if (typeof body !== "object" || body === null || typeof output !== "object" || output === null) return body;
-  let sent: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(output)) {
-    const given = (body as Record<string, unknown>)[key];
-    if (given !== value && JSON.stringify(given) !== JSON.stringify(value)) {
-      sent ??= { ...(body as Record<string, unknown>) };
-      sent[key] = value;
-    }
-  }
-  return sent ?? body;
-}
-
-function withQuery(path: string, query: OperationCall["query"]): string {
-  const search = new URLSearchParams();
-  for (const key in query) {
-    const value = query[key];
-    if (value !== undefined) search.append(key, String(value));
-  }
-  const text = search.toString();
-  return text ? `${path}${path.includes("?") ? "&" : "?"}${text}` : path;
+  if (typeof output !== "object" || output === null) return body;
+  const given = body as Record<string, unknown>;
+  const changed = Object.entries(output).filter(
+    ([key, value]) => JSON.stringify(value) !== JSON.stringify(given[key]),
+  );
+  return changed.length > 0 ? { ...given, ...Object.fromEntries(changed) } : body;
 }
 
 /**
  * One request of `declaration`, inside `operation` (already started): the path filled, the body
- * checked, sent as declared (its method, its resend rule, its template as `urlTemplate`), the status
- * checked against its `statuses` and the answer against its `response` schema. Throws typed errors
+ * checked, sent as declared (its method, its resend rule, its template as `urlTemplate`), its answer
+ * taken on any 2xx or declared status (any other is the pipeline's typed error) and checked against
+ * its `response` schema. Throws typed errors
  * only; a local refusal is thrown before anything is sent.
  */
 export async function sendOperation<D extends RunnableDeclaration, T = OperationAnswer<D>>(
@@ -151,22 +142,26 @@ export async function sendOperation<D extends RunnableDeclaration, T = Operation
   call: OperationCall = {},
   operation?: ObservedOperation,
 ): Promise<OperationResult<T>> {
-  const { name, statuses } = declaration;
+  const { name } = declaration;
   const filled = fillPath(declaration.path, call.params);
-  const path = withQuery(call.path ?? filled, call.query);
   const given = typeof call.body === "function" ? (call.body as () => unknown)() : call.body;
   const { request } = declaration;
   const json =
     request && call.validate !== false && given !== undefined
       ? normalised(given, checkBody(request, given, declaration.refusal ?? "The request is invalid"))
       : given;
+  const chosen = typeof call.path === "function" ? call.path() : call.path;
+  const { query } = call;
+  const path = (chosen ?? filled) + (query ? `?${new URLSearchParams(query)}` : "");
   const correlationId = call.correlationId ?? newCorrelationId();
   const send = async () => {
     const result = await http.request<unknown>(path, {
       method: declaration.method,
       ...(json !== undefined ? { json } : {}),
       idempotent: declaration.resend === "safe",
-      expect: statuses,
+      // Any 2xx is an answer, the declared one or not (tolerant where the service strays from the spec
+      // without harm); a declared status outside 2xx is one too; every other is the pipeline's typed error.
+      expect: declaration.statuses,
       parent: operation,
       urlTemplate: call.path === undefined ? declaration.path : undefined,
       ...callControl(call),
@@ -175,21 +170,16 @@ export async function sendOperation<D extends RunnableDeclaration, T = Operation
     });
     const { data, status } = result;
     const context = { operation: name, correlationId: result.correlationId, status, redact: http.redact };
-    if (!statuses.includes(status)) {
-      throw unexpectedResponse({
-        ...context,
-        field: "(status)",
-        problem: `must be ${statuses.join(" or ")} (got ${status})`,
-      });
-    }
-    const checked = checkAnswer<T>(declaration.response, data, context);
+    const checked = (
+      call.read ? call.read(data, context) : checkAnswer(declaration.response, data, context)
+    ) as T;
     // Unknown fields are kept: the body is returned as sent, with the correlation id added.
     return withResponse(
       { ...checked, correlationId: result.correlationId },
       responseMetadata(result, http.redact),
     );
   };
-  return call.around ? call.around(send, { operation, correlationId }) : send();
+  return call.around ? call.around(send, { name, operation, correlationId }) : send();
 }
 
 /**

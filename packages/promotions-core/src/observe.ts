@@ -9,7 +9,7 @@ import type { HttpClient } from "@promo-review/http";
 import { PROMOTIONS_CORE_VERSION } from "./version.js";
 
 /** The package, as observers name it (an OpenTelemetry adapter's instrumentation scope). */
-const SOURCE = { name: "@promo-review/promotions-core", version: PROMOTIONS_CORE_VERSION };
+export const SOURCE = { name: "@promo-review/promotions-core", version: PROMOTIONS_CORE_VERSION };
 
 /** Who publishes this client's operations, and how it redacts: the package, through `http`'s redactor. */
 export const originOf = (http: HttpClient): ObservationOrigin => ({ source: SOURCE, redact: http.redact });

@@ -11,34 +11,27 @@ import { type ObservedOperation, observed } from "@promo-review/errors/observe";
 import type {
   HttpClient,
   HttpClientSource,
-  OperationDeclaration,
-  RequestOptions,
+  OperationCall,
   RetryPolicy,
+  RunnableDeclaration,
   WithResponse,
 } from "@promo-review/http";
-import {
-  callControl,
-  checkAnswer,
-  httpClientFrom,
-  newCorrelationId,
-  responseMetadata,
-  withResponse,
-} from "@promo-review/http";
-import type * as v from "valibot";
-import { explainAmbiguous } from "./ambiguous.js";
-import { DEFAULT_REPLY_PATH, postCommentReply } from "./comment-reply.js";
-import { promotionsCoreOf } from "./core.js";
+import { httpClientFrom, newCorrelationId, withResponse } from "@promo-review/http";
+import { untilParentIndexed } from "./comment-reply.js";
+import { type PromotionsCore, promotionsCoreOf } from "./core.js";
 import { type Ids, idDetails, originOf } from "./observe.js";
 import {
-  createPromotion as createPromotionOperation,
-  createVersion as createVersionOperation,
   getDecision,
   getEvaluation,
   getPromotion,
+  replyToComment as replyToCommentOperation,
   startEvaluation,
   submitVersion,
 } from "./operations/index.js";
 import { createReferenceData, type ReferenceCacheOptions, type ReferenceData } from "./reference-cache.js";
+import { runDeclared } from "./run-declared.js";
+import { promotionsCreate } from "./standalone/promotions-create.js";
+import { promotionsCreateVersion } from "./standalone/promotions-create-version.js";
 import type {
   CreatePromotionRequest,
   CreatePromotionResult,
@@ -55,8 +48,7 @@ import type {
   SubmitRequest,
   SubmitResult,
 } from "./types.js";
-import { sendWaitingForUploads, type UploadWaiter, type UploadWaitOptions } from "./upload-wait.js";
-import { validateCreatePromotion, validateId, validateNewVersion, validateSubmit } from "./validate.js";
+import type { UploadWaiter } from "./upload-wait.js";
 
 /**
  * How to reach the main API, and how careful to be: a ready `http` client (the facade shares one), or
@@ -93,7 +85,7 @@ export interface PromotionsClientOptions extends HttpClientSource {
    * `/v1/promotions/{promotionId}/versions/{versionId}/evaluations/{evaluationId}`.
    */
   evaluationPath?: (promotionId: string, versionId: string, evaluationId: string) => string;
-  /** Where a comment reply is posted. Not shown in the spec; default `DEFAULT_REPLY_PATH` (`/v1/comments`). */
+  /** Where a comment reply is posted. Not shown in the spec; default `/v1/comments` (the `replyToComment` declaration's). */
   commentReplyPath?: (commentId: string) => string;
 }
 
@@ -168,19 +160,9 @@ export interface PromotionsClient {
 }
 
 /** What every operation of one client shares. */
-interface Shared {
-  http: HttpClient;
+interface Shared extends PromotionsCore {
   options: PromotionsClientOptions;
-  /** Whether request bodies are checked before sending (`options.validate`, default true). */
-  validate: boolean;
-  uploadWait: UploadWaitOptions;
 }
-
-/** What the spec states about an answer, as a schema it must keep. */
-type AnswerSchema = v.GenericSchema<unknown, unknown>;
-
-/** An operation of this client, as declared in `./operations`: its answer checked against `response`. */
-type Declared = OperationDeclaration<unknown, AnswerSchema>;
 
 /** The operation's options with its correlation id: the caller's, else a fresh one. */
 const withId = (op: OperationOptions = {}) => ({
@@ -189,124 +171,56 @@ const withId = (op: OperationOptions = {}) => ({
 });
 
 /**
- * `template` (a spec path such as `/v1/promotions/{promotionId}/versions/{versionId}`) with each id
- * checked to be a uuid, in order (so a typo costs no request), and put in: a uuid holds only hex digits
- * and hyphens, so it needs no encoding. A missing `versionId` (from JavaScript) is refused, never read
- * as "the promotion": `/v1/promotions/{id}/submit` is no spec path.
+ * Runs `declared` through http's operation runner as this package's operation: published by the
+ * package, and, once answered, with the ids its result names (a reply's own `commentId` is not the
+ * comment replied to, which the operation already names).
  */
-const fill = (template: string, ids: Ids): string =>
-  template.replace(/\{(\w+)\}/g, (_, field: string) => validateId(ids[field as keyof Ids], field));
+const run = <D extends RunnableDeclaration, T>(http: HttpClient, declared: D, call: OperationCall) =>
+  runDeclared<T>(http, declared, call);
 
 /**
- * What one request of an operation adds to the defaults: its method, body and retry safety, the
- * operation it belongs to (`parent`, as the client's `telemetry` started it) and the spec's `urlTemplate`.
+ * Replies to a comment, at `commentReplyPath` when one is configured. Comment indexing is
+ * asynchronous, so a reply sent right after the webhook may be answered `PARENT_NOT_FOUND`: that
+ * means nothing was created, so the reply is sent again with backoff (honouring a `Retry-After`)
+ * under the same correlation id until it is accepted, `maxAttempts` is spent (the last
+ * `ParentNotFoundError` is thrown) or the signal aborts. Any other error is thrown at once.
  */
-type CallInit = Pick<RequestOptions, "method" | "json" | "idempotent" | "parent" | "urlTemplate">;
-
-/**
- * Sends one request of `declared` to `url` (its path with the ids put in), as declared (its method,
- * its retry safety, its path as the `urlTemplate`, unless `init` says otherwise), and checks its answer
- * against the declared `response`: a breach is an `UNEXPECTED_RESPONSE` naming the field, the
- * operation and the correlation id. The request carries the operation's correlation id, else a fresh one.
- */
-async function call<T>(
-  http: HttpClient,
-  declared: Declared,
-  url: string,
-  op: OperationOptions = {},
-  init: CallInit = {},
-): Promise<WithResponse<T & { correlationId: string }>> {
-  const { name: operation, response: schema } = declared;
-  const result = await http.request<unknown>(url, {
-    method: declared.method,
-    idempotent: declared.resend === "safe",
-    urlTemplate: declared.path,
-    ...init,
-    ...callControl(op),
-    correlationId: op.correlationId ?? newCorrelationId(),
-    signal: op.signal,
-  });
-  const { data, correlationId, status } = result;
-  const checked = checkAnswer<T>(schema, data, {
-    operation,
-    correlationId,
-    status,
-    redact: http.redact,
-  });
-  // Unknown fields are kept: the body is spread as sent, with the correlation id added.
-  return withResponse({ ...checked, correlationId }, responseMetadata(result, http.redact));
-}
-
-/**
- * A non-idempotent POST (`declared`, to `url`) that may meet 409 upload_not_ready: waited out, never
- * resent blindly.
- */
-async function postWaitingForUploads<T>(
-  shared: Shared,
-  declared: Declared,
-  url: string,
-  op: OperationOptions,
-  json: unknown,
-  what: string,
-  parent: ObservedOperation | undefined,
-) {
-  const correlationId = op.correlationId ?? newCorrelationId();
-  const operation = declared.name;
-  try {
-    return await sendWaitingForUploads(
-      () => call<T>(shared.http, declared, url, { ...op, correlationId }, { json, parent }),
-      { ...shared.uploadWait, operation, parent, telemetry: shared.http.telemetry },
-      op.signal,
-    );
-  } catch (error) {
-    throw explainAmbiguous(error, what, correlationId);
-  }
-}
-
-/** Creates a promotion; the spec's response variants are evened out (tags may be missing, metadata too). */
-async function createPromotion(
-  shared: Shared,
-  body: CreatePromotionRequest,
-  op: OperationOptions = {},
-  parent?: ObservedOperation,
-): Promise<WithResponse<CreatePromotionResult>> {
-  const sent = shared.validate ? validateCreatePromotion(body) : body;
-  const data = await postWaitingForUploads<CreatePromotionResult>(
-    shared,
-    createPromotionOperation,
-    createPromotionOperation.path,
-    op,
-    sent,
-    "The promotion",
-    parent,
-  );
-  // The spec's response variants: tags may be missing or empty, publicId may be absent.
-  const result = {
-    ...data,
-    metadata: data.metadata ?? {},
-    tags: Array.isArray(data.tags) ? data.tags : [],
-  };
-  return withResponse(result, data.$response);
-}
-
-/** Replies to a comment, at `commentReplyPath` when one is configured. */
 async function replyToComment(
   shared: Shared,
   commentId: string,
   body: Record<string, unknown> = {},
   op: ReplyOptions = {},
-  parent?: ObservedOperation,
 ): Promise<WithResponse<ReplyResult>> {
-  if (typeof commentId !== "string" || commentId.trim() === "") {
-    throw localValidationError([{ field: "commentId", message: "is required (the issue's commentId)" }]);
-  }
   const { commentReplyPath } = shared.options;
-  const url = commentReplyPath ? commentReplyPath(commentId) : DEFAULT_REPLY_PATH;
-  // A configured path has no template the spec states: observers name the request by its method.
-  return postCommentReply(shared.http, url, commentId, body, withId(op), {
-    parent,
-    urlTemplate: commentReplyPath ? undefined : url,
-  });
+  let replyAttempts = 0;
+  const answer = await run<typeof replyToCommentOperation, Record<string, unknown>>(
+    shared.http,
+    replyToCommentOperation,
+    {
+      ...op,
+      params: { commentId },
+      body: () => {
+        if (typeof commentId !== "string" || commentId.trim() === "") {
+          throw localValidationError([
+            { field: "commentId", message: "is required (the issue's commentId)" },
+          ]);
+        }
+        return { ...body, parentCommentId: commentId };
+      },
+      validate: shared.validate,
+      // A configured path has no template the spec states: observers name the request by its method.
+      path: commentReplyPath && (() => commentReplyPath(commentId)),
+      // The reply's answer is not shown in the spec: taken as sent, whatever its shape (even none).
+      read: (data) => ({ ...(data as object) }),
+      around: (send) =>
+        untilParentIndexed((attempt) => {
+          replyAttempts = attempt;
+          return send();
+        }, op),
+    },
+  );
+  // The reply's response shape is not shown: the parent is the one sent unless the service says.
+  return withResponse({ parentCommentId: commentId, ...answer, replyAttempts }, answer.$response);
 }
 
 /**
@@ -344,71 +258,52 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     baseUrlField: "baseUrl",
     baseUrl: options.baseUrl,
   });
-  const telemetry = http.telemetry;
-  const origin = originOf(http);
   // What the slim path's core holds, made the same way: the same defaults for both clients.
   const shared: Shared = { ...promotionsCoreOf(http, options), options };
   const { validate } = shared;
+  /** Operation `declared` with the ids its path names: one request, its answer checked. */
+  const send = <T>(declared: RunnableDeclaration, params: Ids, op: OperationOptions = {}, body?: unknown) =>
+    run<RunnableDeclaration, T>(http, declared, { ...op, params, body, validate });
   /**
-   * Runs `work` as operation `name` (`promotions.create`), inside the caller's `parent`, with the ids it was
-   * given and, once it answered, those its result names.
+   * An operation of two steps on the promotion's latest version (`promotions.submitLatest`), which no
+   * single declaration states: published under its own name, its steps inside it.
    */
-  const run = <T extends object>(
-    name: string,
-    ids: Ids,
-    op: OperationOptions | undefined,
-    work: (operation: ObservedOperation | undefined) => Promise<T>,
-  ) =>
-    observed(
-      telemetry,
-      {
-        ...origin,
-        name,
-        // Built only when observed: without an observer no observation code runs, not even this.
-        details: telemetry ? idDetails(ids) : undefined,
-        parent: op?.parent,
-      },
-      work,
-      // A reply's own `commentId` is not the comment replied to, which the operation already names.
-      (result) => idDetails({ ...result, commentId: undefined }),
-    );
-  /**
-   * Operation `declared`: one request to its path with `ids` put in, its answer checked against its
-   * `response`. `json` (the body, checked) is made once the ids are.
-   */
-  const send = <T>(declared: Declared, ids: Ids, op: OperationOptions | undefined, json?: () => unknown) =>
-    run(declared.name, ids, op, (parent) => {
-      const url = fill(declared.path, ids);
-      return call<T>(http, declared, url, op, { ...(json ? { json: json() } : {}), parent });
-    });
+  const onLatestAs =
+    <T extends object>(name: string) =>
+    (
+      promotionId: string,
+      op: OperationOptions | undefined,
+      step: (versionId: string, op: OperationOptions) => Promise<WithResponse<T>>,
+    ) =>
+      observed(
+        http.telemetry,
+        {
+          ...originOf(http),
+          name,
+          // Built only when observed: without an observer no observation code runs, not even this.
+          details: http.telemetry ? idDetails({ promotionId }) : undefined,
+          parent: op?.parent,
+        },
+        (parent) => onLatest(client, promotionId, op, parent, step),
+        (result) => idDetails(result),
+      );
+  const submitLatest = onLatestAs<SubmitResult>("promotions.submitLatest");
+  const decisionOfLatest = onLatestAs<Decision>("promotions.decisionOfLatest");
 
   const client: PromotionsClient = {
     http,
     reference: createReferenceData(http, options.referenceCache),
 
-    create: (body, op) =>
-      run(createPromotionOperation.name, {}, op, (parent) => createPromotion(shared, body, op, parent)),
+    // The slim path's functions are these operations: one implementation for both clients.
+    create: (body, op) => promotionsCreate(shared, body, op),
 
     get: (promotionId, op) => send<Promotion>(getPromotion, { promotionId }, op),
 
-    createVersion: (promotionId, body, op = {}) =>
-      run(createVersionOperation.name, { promotionId }, op, (parent) =>
-        postWaitingForUploads<NewVersionResult>(
-          shared,
-          createVersionOperation,
-          fill(createVersionOperation.path, { promotionId }),
-          op,
-          validate ? validateNewVersion(body) : body,
-          "The new version",
-          parent,
-        ),
-      ),
+    createVersion: (promotionId, body, op) => promotionsCreateVersion(shared, promotionId, body, op),
 
     // The service documents submit as a safe retry, so it is retried like a GET (its declaration says so).
     submit: (promotionId, versionId, body = {}, op) =>
-      send<SubmitResult>(submitVersion, { promotionId, versionId }, op, () =>
-        validate ? validateSubmit(body) : body,
-      ),
+      send<SubmitResult>(submitVersion, { promotionId, versionId }, op, body),
 
     decision: (promotionId, versionId, op) => send<Decision>(getDecision, { promotionId, versionId }, op),
 
@@ -416,33 +311,22 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
       send<EvaluationStarted>(startEvaluation, { promotionId, versionId }, op),
 
     // Read back at `evaluationPath` when one is configured (then no template: the spec shows none).
-    evaluation: (promotionId, versionId, evaluationId, op) =>
-      options.evaluationPath
-        ? run(getEvaluation.name, { promotionId, versionId, evaluationId }, op, (parent) => {
-            fill(getEvaluation.path, { promotionId, versionId, evaluationId });
-            const url = options.evaluationPath!(promotionId, versionId, evaluationId);
-            return call<EvaluationRecord>(http, getEvaluation, url, op, { parent, urlTemplate: undefined });
-          })
-        : send<EvaluationRecord>(getEvaluation, { promotionId, versionId, evaluationId }, op),
+    evaluation: (promotionId, versionId, evaluationId, op) => {
+      const { evaluationPath } = options;
+      return run<typeof getEvaluation, EvaluationRecord>(http, getEvaluation, {
+        ...op,
+        params: { promotionId, versionId, evaluationId },
+        path: evaluationPath && (() => evaluationPath(promotionId, versionId, evaluationId)),
+      });
+    },
 
-    replyToComment: (commentId, body, op) =>
-      run("promotions.replyToComment", { commentId }, op, (parent) =>
-        replyToComment(shared, commentId, body, op, parent),
-      ),
+    replyToComment: (commentId, body, op) => replyToComment(shared, commentId, body, op),
 
     submitLatest: (promotionId, body = {}, op) =>
-      run("promotions.submitLatest", { promotionId }, op, (parent) =>
-        onLatest(client, promotionId, op, parent, (versionId, one) =>
-          client.submit(promotionId, versionId, body, one),
-        ),
-      ),
+      submitLatest(promotionId, op, (versionId, one) => client.submit(promotionId, versionId, body, one)),
 
     decisionOfLatest: (promotionId, op) =>
-      run("promotions.decisionOfLatest", { promotionId }, op, (parent) =>
-        onLatest(client, promotionId, op, parent, (versionId, one) =>
-          client.decision(promotionId, versionId, one),
-        ),
-      ),
+      decisionOfLatest(promotionId, op, (versionId, one) => client.decision(promotionId, versionId, one)),
   };
   return client;
 }

@@ -11,22 +11,23 @@
  * with `stale: true` and the failure in `error`.
  */
 import type { PromoReviewError } from "@promo-review/errors";
-import { type Redactor, unexpectedResponse } from "@promo-review/errors/internal";
+import { type ResponseContext, unexpectedResponse } from "@promo-review/errors/internal";
 import { type ObservedOperation, observed } from "@promo-review/errors/observe";
 import {
   type CallControl,
-  callControl,
   checkAnswer,
   type HttpClient,
   notRequested,
   poll,
   type ResponseMetadata,
-  responseMetadata,
+  type RunnableDeclaration,
+  sendOperation,
   type WithResponse,
   withResponse,
 } from "@promo-review/http";
 import type * as v from "valibot";
 import { originOf } from "./observe.js";
+import { listChannels, listJurisdictions, listProducts, listTargetMarkets } from "./operations/reference.js";
 import { channelSchema, jurisdictionSchema, openRecordSchema } from "./schemas/responses.js";
 
 /** The four lists. */
@@ -169,11 +170,12 @@ export interface ReferenceData {
   refresh(kinds?: ReferenceKind[], options?: ReferenceReadOptions): Promise<void>;
 }
 
-const DEFAULT_PATHS: Record<ReferenceKind, string> = {
-  channels: "/v1/channels",
-  jurisdictions: "/v1/jurisdictions",
-  products: "/v1/products",
-  targetMarkets: "/v1/target-markets",
+/** Each list's operation, as declared (its name, and its path unless `paths` configures another). */
+const DECLARED: Record<ReferenceKind, RunnableDeclaration> = {
+  channels: listChannels,
+  jurisdictions: listJurisdictions,
+  products: listProducts,
+  targetMarkets: listTargetMarkets,
 };
 
 /** A day, the refresh period the spec recommends. */
@@ -193,12 +195,7 @@ const ITEM_SCHEMAS: Record<ReferenceKind, v.GenericSchema<unknown, unknown>> = {
  * empty body, `null`, an object without one) is an `UNEXPECTED_RESPONSE`, and so is an item that
  * breaks what the spec states.
  */
-function itemsOf(
-  kind: ReferenceKind,
-  body: unknown,
-  context: { correlationId: string; status: number; redact: Redactor },
-): unknown[] {
-  const answer = { ...context, operation: `reference.${kind}` };
+function itemsOf(kind: ReferenceKind, body: unknown, answer: ResponseContext): unknown[] {
   let items: unknown[] | undefined;
   let field: string = kind;
   if (Array.isArray(body)) {
@@ -280,7 +277,6 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
   const ttlMs = options.ttlMs ?? DEFAULT_REFERENCE_TTL_MS;
   const store = options.store ?? memoryReferenceStore();
   const now = options.now ?? Date.now;
-  const paths = { ...DEFAULT_PATHS, ...options.paths };
   const filling = new Map<ReferenceKind, Filling>();
   // The metadata of the request that filled each list, kept beside the store (which holds plain JSON).
   const filledBy = new Map<ReferenceKind, ResponseMetadata>();
@@ -312,20 +308,24 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
     const fill: Filling = { done: false };
     filling.set(kind, fill);
     try {
-      const path = paths[kind];
-      const result = await http.request<unknown>(path, {
-        ...callControl(read),
-        signal: read.signal,
-        parent: operation,
-        // The default paths are templates as they are; a configured one is left to http's default.
-        urlTemplate: path === DEFAULT_PATHS[kind] ? path : undefined,
-      });
-      const { data, correlationId, status } = result;
-      const items = itemsOf(kind, data, { correlationId, status, redact: http.redact });
+      const configured = options.paths?.[kind];
+      const declared = DECLARED[kind];
+      const answer = await sendOperation<RunnableDeclaration, { items: unknown[] }>(
+        http,
+        declared,
+        {
+          ...read,
+          // The declared paths are templates as they are; a configured one names no template.
+          path: configured !== declared.path ? configured : undefined,
+          read: (data, context) => ({ items: itemsOf(kind, data, context) }),
+        },
+        operation,
+      );
+      const { items, correlationId } = answer;
       const entry: CachedReference = { items, fetchedAt: now(), correlationId };
       // An empty list is answered but never cached: a service that briefly lost its data (or a proxy
       // answering for it) must not blank the list for a day.
-      const metadata = responseMetadata(result, http.redact);
+      const metadata = answer.$response;
       if (items.length > 0) {
         await store.set(keyOf(kind), entry);
         filledBy.set(kind, metadata);
@@ -380,7 +380,7 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
   const traceRead = <K extends ReferenceKind>(kind: K, o: ReferenceReadOptions | undefined) =>
     observed(
       telemetry,
-      { ...origin, name: `reference.${kind}`, parent: o?.parent },
+      { ...origin, name: DECLARED[kind].name, parent: o?.parent },
       (operation) => read(kind, o, operation),
       (list) => ({ "reference.fromCache": (list as { fromCache?: boolean }).fromCache }),
     );

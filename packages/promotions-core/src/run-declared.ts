@@ -1,7 +1,7 @@
 /**
  * One declared operation of this package, run through http's operation runner: published by the
- * package and, once answered, with the ids its result names. The standalone functions (`/slim`) run
- * every operation through it.
+ * package and, once answered, with the ids its result names. The standalone functions (`/slim`) and
+ * `createPromotionsClient` run every operation through it.
  */
 import {
   type OperationCall,
@@ -9,7 +9,7 @@ import {
   type RunnableDeclaration,
   runOperation,
 } from "@promo-review/http";
-import { idDetails, originOf } from "./observe.js";
+import { idDetails, SOURCE } from "./observe.js";
 
 /**
  * Runs `declared` on `http` with `call`, as this package's operation. A reply's own `commentId` is not
@@ -21,7 +21,7 @@ export function runDeclared<T>(
   call: OperationCall,
 ): Promise<OperationResult<T>> {
   return runOperation<RunnableDeclaration, T>(http, declared, {
-    source: originOf(http).source,
+    source: SOURCE,
     learnt: (result) => idDetails({ ...result, commentId: undefined }),
     ...call,
   });

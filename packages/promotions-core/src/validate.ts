@@ -4,9 +4,7 @@
  * (`variations.2.details`, `tags.3`, `metadata.<key>`) and a `constraint_violation` for each limit.
  */
 import { checkBody, checkId } from "@promo-review/http";
-import { createPromotionSchema } from "./schemas/create-promotion.js";
-import { newVersionSchema } from "./schemas/new-version.js";
-import { submitSchema } from "./schemas/submit.js";
+import { createPromotion, createVersion, submitVersion } from "./operations/promotions.js";
 import type { CreatePromotionRequest, NewVersionRequest, SubmitRequest } from "./types.js";
 
 /**
@@ -15,19 +13,19 @@ import type { CreatePromotionRequest, NewVersionRequest, SubmitRequest } from ".
  * included, is sent exactly as given. Throws a local `ValidationError` listing every problem.
  */
 export function validateCreatePromotion<T extends CreatePromotionRequest>(body: T): T {
-  const output = checkBody(createPromotionSchema, body, "The promotion creation request is invalid");
+  const output = checkBody(createPromotion.request, body, createPromotion.refusal);
   return output.tags === undefined ? body : { ...body, tags: output.tags };
 }
 
 /** Checks a new-version request (text-vs-file rule, `details` length) and returns it unchanged. */
 export function validateNewVersion<T extends NewVersionRequest>(body: T): T {
-  checkBody(newVersionSchema, body, "The new-version request is invalid");
+  checkBody(createVersion.request, body, createVersion.refusal);
   return body;
 }
 
 /** Checks a submit request (a deadline is a date or an ISO 8601 date-time) and returns it unchanged. */
 export function validateSubmit<T extends SubmitRequest>(body: T): T {
-  checkBody(submitSchema, body, "The submit request is invalid");
+  checkBody(submitVersion.request, body, submitVersion.refusal);
   return body;
 }
 

@@ -20,6 +20,7 @@ export function promotionsEvaluation(
   return runDeclared<EvaluationRecord>(core.http, getEvaluation, {
     ...options,
     params: { promotionId, versionId, evaluationId },
-    path: evaluationPath?.(promotionId, versionId, evaluationId),
+    // Called once the ids were checked against the template, as the full client does.
+    path: evaluationPath && (() => evaluationPath(promotionId, versionId, evaluationId)),
   });
 }
