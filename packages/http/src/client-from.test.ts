@@ -1,7 +1,7 @@
 import { ValidationError } from "@promo-review/errors";
 import { describe, expect, it } from "vitest";
 import { json, scriptedServer } from "../test/support/server.js";
-import { createHttpClient, httpClientFrom } from "./index.js";
+import { createHttpClient, createHttpCore, httpClientFrom, httpCoreFrom } from "./index.js";
 
 const defaults = { client: "createExample", baseUrlField: "filesUrl" };
 
@@ -78,5 +78,49 @@ describe("httpClientFrom: the given client, or one from the options", () => {
     expect(fields).toContain("externalUserId");
     expect(JSON.stringify(error)).not.toContain("sk_secret");
     expect(() => httpClientFrom({}, { ...defaults, baseUrl: "http://127.0.0.1:1" })).toThrow(ValidationError);
+  });
+});
+
+describe("httpCoreFrom: the pipeline without hooks and logger, which it never drops silently", () => {
+  it("builds one that sends as createHttpClient's does and is observed by its telemetry alone", async () => {
+    const server = await scriptedServer(json(200, { ok: true }));
+    const started: string[] = [];
+    try {
+      const http = httpCoreFrom(
+        {
+          apiKey: "sk_test_core",
+          externalUserId: "user-7",
+          telemetry: { requestStarted: ({ method, path }) => void started.push(`${method} ${path}`) },
+        },
+        { ...defaults, baseUrl: server.url },
+      );
+      await http.request("/v1/x");
+      expect(server.seen[0]!.headers.authorization).toBe("Bearer sk_test_core");
+      expect(started).toEqual(["GET /v1/x"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("returns the given client as it is", () => {
+    const http = createHttpCore({ baseUrl: "http://127.0.0.1:1", apiKey: "sk_x", externalUserId: "u" });
+    expect(httpCoreFrom({ http }, { ...defaults, baseUrl: undefined })).toBe(http);
+  });
+
+  it("refuses hooks and a logger, with the other problems, naming how to have them", () => {
+    const error = (() => {
+      try {
+        httpCoreFrom(
+          { apiKey: "sk_x", hooks: {}, logger: console },
+          { ...defaults, baseUrl: "http://127.0.0.1:1" },
+        );
+      } catch (caught) {
+        return caught;
+      }
+    })() as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    const fields = error.details.map((detail) => (detail as { field?: string }).field);
+    expect(fields).toEqual(expect.arrayContaining(["hooks", "logger", "externalUserId"]));
+    expect(error.message).toContain("createHttpClient({ ..., hooks, logger })");
   });
 });

@@ -8,6 +8,7 @@ import { localValidationError } from "@promo-review/errors/internal";
 import {
   type ConnectionOptions,
   createHttpClient,
+  createHttpCore,
   type HttpClient,
   type HttpClientOptions,
 } from "./client.js";
@@ -42,22 +43,51 @@ export interface HttpClientDefaults {
  * sent, as one `ValidationError` (`VALIDATION_ERROR`) naming each option (never its value).
  */
 export function httpClientFrom(source: HttpClientSource, defaults: HttpClientDefaults): HttpClient {
+  return source.http ?? createHttpClient(checkedOptions(source, defaults, []));
+}
+
+/**
+ * As {@link httpClientFrom}, but a client it makes is `createHttpCore`'s: the same pipeline without
+ * the hooks and the logger (and their code). `hooks` or `logger` in `source` fail in the same
+ * `ValidationError`, naming the way to have them (a ready `http` client from `createHttpClient`), so
+ * that neither is ever silently dropped.
+ */
+export function httpCoreFrom(source: HttpClientSource, defaults: HttpClientDefaults): HttpClient {
   if (source.http) return source.http;
-  const issues = [
+  const unread = (["hooks", "logger"] as const)
+    .filter((field) => source[field] !== undefined)
+    .map((field) => ({
+      field,
+      message: "is not read by this client: pass `http: createHttpClient({ ..., hooks, logger })` instead",
+    }));
+  return createHttpCore(checkedOptions(source, defaults, unread));
+}
+
+/**
+ * The options a client is made with: the base URL, the credentials and the rest of `source`, once a
+ * missing base URL, every missing or malformed credential and each of `issues` failed together.
+ */
+function checkedOptions(
+  source: HttpClientSource,
+  defaults: HttpClientDefaults,
+  issues: { field: string; message: string }[],
+): HttpClientOptions {
+  const all = [
     ...(defaults.baseUrl
       ? []
       : [{ field: defaults.baseUrlField, message: "is required (or pass a ready `http` client)" }]),
     ...credentialIssues(source),
+    ...issues,
   ];
-  if (issues.length > 0 || !defaults.baseUrl) {
-    throw localValidationError(issues, `The ${defaults.client} configuration is invalid`);
+  if (all.length > 0 || !defaults.baseUrl) {
+    throw localValidationError(all, `The ${defaults.client} configuration is invalid`);
   }
   // Read by name, as `credentialIssues` read them: an options object holding a credential in a getter
   // or on its prototype (a config class) is sent what was checked, and a package's own options never
   // reach the HTTP client, whatever their names.
   const options: Record<string, unknown> = { baseUrl: defaults.baseUrl };
   for (const field of PASSED) if (source[field] !== undefined) options[field] = source[field];
-  return createHttpClient(options as unknown as HttpClientOptions);
+  return options as unknown as HttpClientOptions;
 }
 
 /** Every option of {@link HttpClientSource} but `http`: what a package client passes on. */

@@ -95,6 +95,12 @@ export interface ConnectionOptions {
 /** Everything `createHttpClient` takes: the connection and, flat beside it, the credentials. */
 export type HttpClientOptions = ConnectionOptions & Credentials;
 
+/**
+ * Everything {@link createHttpCore} takes: {@link HttpClientOptions} but `hooks` and `logger`, which
+ * only `createHttpClient` reads.
+ */
+export type HttpCoreOptions = Omit<ConnectionOptions, "hooks" | "logger"> & Credentials;
+
 /** What one request asks for. A field left `undefined` is not given (the client's own applies). */
 export interface RequestOptions {
   /** Default `GET`. */
@@ -192,6 +198,24 @@ const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
  * any error) holds them, so logging or serialising a client prints no secret.
  */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
+  // The caller's hooks and logger, and the client's telemetry: without any of them no observation code runs.
+  return pipeline(options, (redact) =>
+    bothObservers(hooksObserver({ hooks: options.hooks, logger: options.logger, redact }), options.telemetry),
+  );
+}
+
+/**
+ * The same pipeline as {@link createHttpClient} (the same checks, origin policy, budget, deadlines,
+ * typed errors and retries), observed by its `telemetry` alone: no `hooks`, no `logger`, and none of
+ * their code in a bundle. What a slim client builds on; a caller who wants hooks or a logger passes
+ * that client a `createHttpClient` instead.
+ */
+export function createHttpCore(options: HttpCoreOptions): HttpClient {
+  return pipeline(options, () => options.telemetry);
+}
+
+/** The pipeline of a client, observed by what `observe` makes with the client's redactor. */
+function pipeline(options: HttpCoreOptions, observe: (redact: Redactor) => Observer | undefined): HttpClient {
   checkCredentials(options);
   const policy = createOriginPolicy(options.baseUrl, options.trustedOrigins);
   const secrets = [...secretsOf(options), ...(options.redactAlso ?? [])];
@@ -220,12 +244,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     return url;
   };
 
-  // The caller's hooks and logger, and the client's telemetry: without any of them no observation code runs.
   const { telemetry } = options;
-  const observer = bothObservers(
-    hooksObserver({ hooks: options.hooks, logger: options.logger, redact }),
-    telemetry,
-  );
+  const observer = observe(redact);
   const source = { name: "@promo-review/http", version: HTTP_VERSION };
 
   return {

@@ -9,14 +9,21 @@ export type { BudgetAdmission, BudgetedRequest, RequestBudget } from "./budget.j
 export {
   type ConnectionOptions,
   createHttpClient,
+  createHttpCore,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   type HttpClient,
   type HttpClientOptions,
+  type HttpCoreOptions,
   type HttpResult,
   type RequestOptions,
 } from "./client.js";
-export { type HttpClientDefaults, type HttpClientSource, httpClientFrom } from "./client-from.js";
+export {
+  type HttpClientDefaults,
+  type HttpClientSource,
+  httpClientFrom,
+  httpCoreFrom,
+} from "./client-from.js";
 export {
   type ApiKeyCredentials,
   type CredentialFields,

@@ -16,13 +16,11 @@ import type {
   RunnableDeclaration,
   WithResponse,
 } from "@promo-review/http";
-import { httpClientFrom, newCorrelationId, runOperation, withResponse } from "@promo-review/http";
-import { explainAmbiguous } from "./ambiguous.js";
+import { httpClientFrom, newCorrelationId, withResponse } from "@promo-review/http";
 import { untilParentIndexed } from "./comment-reply.js";
-import { type Ids, idDetails, originOf, SOURCE } from "./observe.js";
+import { type PromotionsCore, promotionsCoreOf } from "./core.js";
+import { type Ids, idDetails, originOf } from "./observe.js";
 import {
-  createPromotion as createPromotionOperation,
-  createVersion as createVersionOperation,
   getDecision,
   getEvaluation,
   getPromotion,
@@ -31,6 +29,9 @@ import {
   submitVersion,
 } from "./operations/index.js";
 import { createReferenceData, type ReferenceCacheOptions, type ReferenceData } from "./reference-cache.js";
+import { runDeclared } from "./run-declared.js";
+import { promotionsCreate } from "./standalone/promotions-create.js";
+import { promotionsCreateVersion } from "./standalone/promotions-create-version.js";
 import type {
   CreatePromotionRequest,
   CreatePromotionResult,
@@ -47,7 +48,7 @@ import type {
   SubmitRequest,
   SubmitResult,
 } from "./types.js";
-import { sendWaitingForUploads, type UploadWaiter, type UploadWaitOptions } from "./upload-wait.js";
+import type { UploadWaiter } from "./upload-wait.js";
 
 /**
  * How to reach the main API, and how careful to be: a ready `http` client (the facade shares one), or
@@ -159,12 +160,8 @@ export interface PromotionsClient {
 }
 
 /** What every operation of one client shares. */
-interface Shared {
-  http: HttpClient;
+interface Shared extends PromotionsCore {
   options: PromotionsClientOptions;
-  /** Whether request bodies are checked before sending (`options.validate`, default true). */
-  validate: boolean;
-  uploadWait: UploadWaitOptions;
 }
 
 /** The operation's options with its correlation id: the caller's, else a fresh one. */
@@ -179,52 +176,7 @@ const withId = (op: OperationOptions = {}) => ({
  * comment replied to, which the operation already names).
  */
 const run = <D extends RunnableDeclaration, T>(http: HttpClient, declared: D, call: OperationCall) =>
-  runOperation<D, T>(http, declared, {
-    source: SOURCE,
-    learnt: (result) => idDetails({ ...result, commentId: undefined }),
-    ...call,
-  });
-
-/**
- * A non-idempotent POST that may meet 409 upload_not_ready: waited out (each wait published on the
- * operation), never resent blindly; a failure that may have reached the service says that `what`
- * may exist.
- */
-const waitingForUploads =
-  (shared: Shared, what: string, signal: AbortSignal | undefined): OperationCall["around"] =>
-  (send, { name, operation, correlationId }) =>
-    sendWaitingForUploads(
-      send,
-      { ...shared.uploadWait, operation: name, parent: operation, telemetry: shared.http.telemetry },
-      signal,
-    ).catch((error: unknown) => {
-      throw explainAmbiguous(error, what, correlationId);
-    });
-
-/** Creates a promotion; the spec's response variants are evened out (tags may be missing, metadata too). */
-async function createPromotion(
-  shared: Shared,
-  body: CreatePromotionRequest,
-  op: OperationOptions = {},
-): Promise<WithResponse<CreatePromotionResult>> {
-  const data = await run<typeof createPromotionOperation, CreatePromotionResult>(
-    shared.http,
-    createPromotionOperation,
-    {
-      ...op,
-      body,
-      validate: shared.validate,
-      around: waitingForUploads(shared, "The promotion", op.signal),
-    },
-  );
-  // The spec's response variants: tags may be missing or empty, publicId may be absent.
-  const result = {
-    ...data,
-    metadata: data.metadata ?? {},
-    tags: Array.isArray(data.tags) ? data.tags : [],
-  };
-  return withResponse(result, data.$response);
-}
+  runDeclared<T>(http, declared, call);
 
 /**
  * Replies to a comment, at `commentReplyPath` when one is configured. Comment indexing is
@@ -306,16 +258,8 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     baseUrlField: "baseUrl",
     baseUrl: options.baseUrl,
   });
-  const shared: Shared = {
-    http,
-    options,
-    validate: options.validate ?? true,
-    uploadWait: {
-      waitForUploads: options.waitForUploads,
-      timeoutMs: options.uploadWaitTimeoutMs ?? 120_000,
-      intervalMs: options.uploadRetryDelayMs ?? 500,
-    },
-  };
+  // What the slim path's core holds, made the same way: the same defaults for both clients.
+  const shared: Shared = { ...promotionsCoreOf(http, options), options };
   const { validate } = shared;
   /** Operation `declared` with the ids its path names: one request, its answer checked. */
   const send = <T>(declared: RunnableDeclaration, params: Ids, op: OperationOptions = {}, body?: unknown) =>
@@ -350,18 +294,12 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     http,
     reference: createReferenceData(http, options.referenceCache),
 
-    create: (body, op) => createPromotion(shared, body, op),
+    // The slim path's functions are these operations: one implementation for both clients.
+    create: (body, op) => promotionsCreate(shared, body, op),
 
     get: (promotionId, op) => send<Promotion>(getPromotion, { promotionId }, op),
 
-    createVersion: (promotionId, body, op = {}) =>
-      run<typeof createVersionOperation, NewVersionResult>(http, createVersionOperation, {
-        ...op,
-        params: { promotionId },
-        body,
-        validate,
-        around: waitingForUploads(shared, "The new version", op.signal),
-      }),
+    createVersion: (promotionId, body, op) => promotionsCreateVersion(shared, promotionId, body, op),
 
     // The service documents submit as a safe retry, so it is retried like a GET (its declaration says so).
     submit: (promotionId, versionId, body = {}, op) =>

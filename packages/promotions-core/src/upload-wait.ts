@@ -10,7 +10,16 @@
 import { AbortError, UploadNotReadyError } from "@promo-review/errors";
 import { errorFromTransport, isUuid, unexpectedResponse } from "@promo-review/errors/internal";
 import type { ObservedOperation, Observer } from "@promo-review/errors/observe";
-import { DEFAULT_RETRY, deadlineSignal, retryDelay, retrying, sleep } from "@promo-review/http";
+import {
+  DEFAULT_RETRY,
+  deadlineSignal,
+  type OperationCall,
+  retryDelay,
+  retrying,
+  sleep,
+} from "@promo-review/http";
+import { explainAmbiguous } from "./ambiguous.js";
+import type { PromotionsCore } from "./core.js";
 
 /**
  * Waits until the given uploads are ready; rejects when one cannot become ready. `parent` is the
@@ -117,4 +126,22 @@ export async function sendWaitingForUploads<T>(
       }
     },
   });
+}
+
+/**
+ * The `around` of a creation (of a promotion, or a version: operation `name`) on `core`: a 409
+ * `upload_not_ready` waited out as the core says (each wait published on the operation), never resent
+ * blindly; a failure that may have reached the service says that `what` may exist.
+ */
+export function waitingForUploads(
+  core: PromotionsCore,
+  name: string,
+  what: string,
+  signal: AbortSignal | undefined,
+): NonNullable<OperationCall["around"]> {
+  const options = { ...core.uploadWait, operation: name, telemetry: core.http.telemetry };
+  return (send, { operation, correlationId }) =>
+    sendWaitingForUploads(send, { ...options, parent: operation }, signal).catch((error: unknown) => {
+      throw explainAmbiguous(error, what, correlationId);
+    });
 }

@@ -8,12 +8,14 @@
  */
 import * as v from "valibot";
 import { DECISION_VALUES, REVIEW_STATUSES } from "../limits.js";
-import { plainObjectSchema, stringSchema } from "./primitives.js";
+import {
+  plainObjectAnswer as plainObject,
+  positiveIntegerAnswer as positiveInteger,
+  uuidAnswer as uuid,
+} from "./answer-fields.js";
+import { stringSchema } from "./primitives.js";
 
-const uuid = v.pipe(v.string("must be a UUID string"), v.uuid("must be a UUID string"));
-const integer = v.pipe(v.number("must be an integer"), v.safeInteger("must be an integer"));
-const positiveInteger = v.pipe(integer, v.minValue(1, "must be an integer > 0"));
-const plainObject = plainObjectSchema("must be a JSON object");
+export { createPromotionResponseSchema } from "./create-promotion-response.js";
 
 /** The promotion read view (GET /v1/promotions/{id}). `status` is the closed review-status enum. */
 export const promotionResponseSchema = v.looseObject({
@@ -22,16 +24,6 @@ export const promotionResponseSchema = v.looseObject({
   latestVersion: positiveInteger,
   status: v.picklist(REVIEW_STATUSES, `must be one of ${REVIEW_STATUSES.join(", ")}`),
   versionCount: positiveInteger,
-});
-
-/** The creation response (201): `publicId`, `metadata` and `tags` are optional (checked when present). */
-export const createPromotionResponseSchema = v.looseObject({
-  promotionId: uuid,
-  versionId: uuid,
-  version: positiveInteger,
-  publicId: v.optional(stringSchema),
-  metadata: v.optional(plainObject),
-  tags: v.optional(v.array(stringSchema, "must be an array of strings")),
 });
 
 /** The new-version response (201). */

@@ -126,6 +126,34 @@ document.querySelector("input[type=file]").addEventListener("change", async (eve
 };
 
 /**
+ * Issue 34's third job: one promotion created through the slim path, as promotions-core's README shows
+ * it (`@promo-review/promotions-core/slim`: the small client and the one standalone function). Issue
+ * 34's ceiling is 14 KB (14336 bytes), not reached yet and so not enforced here: measured 14840 bytes
+ * on h-slim34 after merging h-runner34's smaller runner (17833 through `createPromotionsClient` before), 13.30 KB without its
+ * messages, so REPORTED_OVER_BUDGET's rule (still over without them) does not hold either and the
+ * lead decides. Where it weighs (esbuild metafile, minified bytes): errors' typed, redacting errors
+ * 11.9 KB; valibot 6.9 KB (the creation rules); http's pipeline 14.7 KB, of which the operation
+ * runner with its valibot checks 3.1 KB (`run-operation.ts` 1.6 KB: query strings, body
+ * normalisation and id details a creation does not need), `httpCoreFrom` 0.7 KB, the User-Agent
+ * 0.8 KB; promotions-core 7.7 KB (the creation schemas 4.9 KB, the 409 upload wait and the ambiguous
+ * creation's explanation 1.7 KB). Cut so far by structure: http's hooks and logger behind
+ * `createHttpClient` (about 670 bytes), one module per declaration and the creation answer's schema
+ * in its own module (about 320 bytes).
+ */
+export const SLIM_CREATE: SizeTarget = {
+  label: "create one promotion through the slim path",
+  contents: `import { createPromotionsCore, promotionsCreate } from "@promo-review/promotions-core/slim";
+const core = createPromotionsCore({
+  baseUrl: globalThis.PROMO_REVIEW_BASE_URL,
+  apiKey: globalThis.PROMO_REVIEW_API_KEY,
+  externalUserId: globalThis.PROMO_REVIEW_EXTERNAL_USER_ID,
+});
+const created = await promotionsCreate(core, globalThis.PROMOTION, { signal: AbortSignal.timeout(30_000) });
+console.log(created.promotionId);`,
+  kind: "subset",
+};
+
+/**
  * Issue 26 let a ceiling be "raised by a measured, explained amount": what OpenTelemetry tracing added
  * to a budgeted bundle that passes no provider (977 and 961 bytes then: errors' `telemetryFrom` with
  * its redacted span wrapper, and the `webhooks.verify` span and deliveries counter). Issue 34 put
@@ -165,6 +193,7 @@ export const OUR_TARGETS: SizeTarget[] = [
   only("upload-chunker", "formatOf", "tree-shaken"),
   whole("link-capture"),
   whole("promotions-core"),
+  SLIM_CREATE,
   whole("sdk", 35 * KB),
   only("sdk", "createClient", "subset"),
   only("sdk", "formatOf", "tree-shaken"),
@@ -274,15 +303,16 @@ export const ADAPTER_NAMES = ["http.request.method", "url.template", "promo_revi
 
 /**
  * Jobs whose bundles import no adapter and, since issue 34, carry none of its names: the Worker that
- * verifies webhooks (the verifier alone, and the whole package), the browser File upload and
- * upload-chunker's whole package, promotions-core's whole package, and the facade (the whole package,
- * and `createClient` alone).
+ * verifies webhooks (the verifier alone, and the whole package, and through the Fetch entry), the
+ * browser File upload and upload-chunker's whole package, promotions-core's whole package, the slim
+ * path's creation, and the facade (the whole package, and `createClient` alone).
  */
 export const WITHOUT_ADAPTER: SizeTarget[] = [
   WEBHOOK_WORKER,
   BROWSER_UPLOAD,
   whole("upload-chunker"),
   WEBHOOK_WORKER_FETCH,
+  SLIM_CREATE,
   only("webhook-verify", "createWebhookVerifier", "subset"),
   whole("webhook-verify"),
   whole("promotions-core"),
