@@ -10,18 +10,6 @@ export {
   type LinkCaptureOptions,
 } from "./capture.js";
 export { type DesignFrame, type DiscoverOptions, type FrameDiscovery, MAX_FRAME_PIXELS } from "./frames.js";
-export {
-  captureAnswerSchema,
-  capturedAnswerSchema,
-  captureLink,
-  captureRequestSchema,
-  discoverDesignFrames,
-  discoverFramesRequestSchema,
-  framesAnswerSchema,
-  importStartedAnswerSchema,
-  importStatusAnswerSchema,
-  pollImport,
-} from "./operations.js";
 export { ImportPoll, type PollPacing } from "./poll.js";
 export type {
   CaptureEvent,

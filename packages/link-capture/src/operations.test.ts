@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { type Exchange, exchangingFetch, expectDeclared } from "../../../testing/exchanges.ts";
 import { useSimulator } from "../../../testing/simulator.ts";
 import { linksFor } from "../test/support/sim.js";
-import { captureLink, discoverDesignFrames, pollImport } from "./index.js";
+import { captureLink, discoverDesignFrames, pollImport } from "./operations.js";
 
 const sim = useSimulator(startSimulator, {
   mainApiLimit: 100_000,

@@ -5,7 +5,7 @@
  * every operation can.
  */
 import type { OperationDeclaration } from "@promo-review/http";
-import { captureLink, discoverDesignFrames, pollImport } from "@promo-review/link-capture";
+import { captureLink, discoverDesignFrames, pollImport } from "@promo-review/link-capture/operations";
 import {
   createPromotion,
   createVersion,
@@ -20,7 +20,7 @@ import {
   startEvaluation,
   submitVersion,
 } from "@promo-review/promotions-core";
-import { chunkUpload, uploadInitiation, uploadStatusRead } from "@promo-review/upload-chunker";
+import { chunkUpload, uploadInitiation, uploadStatusRead } from "@promo-review/upload-chunker/operations";
 import type { ValibotSchema } from "./json-schema.js";
 
 /** One operation of a service, as the description sees it. */

@@ -9,15 +9,6 @@ export { streamingByDefault } from "./chunks.js";
 export { uploadStateOf } from "./failure.js";
 export { fileDetailsOf } from "./file-details.js";
 export { FORMAT_LIMITS, formatOf, limitOf } from "./formats.js";
-export {
-  chunkAnswerSchema,
-  chunkUpload,
-  initiatedAnswerSchema,
-  initiateRequestSchema,
-  uploadInitiation,
-  uploadStatusAnswerSchema,
-  uploadStatusRead,
-} from "./operations.js";
 export { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 export { fingerprintOf, memoryResumeStore, RESUME_STORE_UNAVAILABLE } from "./resume-store.js";
 export { startUpload, Upload, type UploadStarter } from "./started-upload.js";

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Exchange, exchangingFetch, expectDeclared } from "../../../testing/exchanges.ts";
 import { patterned, uploaderFor } from "../test/support/uploads.js";
-import { chunkUpload, uploadInitiation, uploadStatusRead } from "./index.js";
+import { chunkUpload, uploadInitiation, uploadStatusRead } from "./operations.js";
 
 // The simulator's own reading (profile 0): a variant profile answers a chunk 204 or 308 without a
 // body, which the client takes and the declaration (the default reading's 200) does not describe.
