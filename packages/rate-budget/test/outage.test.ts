@@ -23,7 +23,7 @@ interface Call {
 }
 interface Report {
   calls: Call[];
-  decisions: { method: string; at: number; ms: number }[];
+  decisions: { method: string; at: number; ms: number; referenceLateMs: number }[];
   redisAdmissions: number[];
 }
 
@@ -109,11 +109,13 @@ describe.runIf(redisAvailable("rate-budget Redis outage"))(
         const { reports, startAt, restartedAt } = await runOutage(sim, mode);
         console.log(summary(mode, reports, startAt, restartedAt));
         const calls = reports.flatMap((r) => r.calls);
-        // Per decision: the store's deadline, whatever Redis is doing.
+        // Per decision: the store's deadline, whatever Redis is doing, plus how late a plain timer set
+        // for timeoutMs at the same moment ran in that process (a busy event loop delays every timer).
         for (const decision of reports.flatMap((r) => r.decisions))
-          expect(decision.ms, `${decision.method} at ${decision.at - startAt} ms`).toBeLessThanOrEqual(
-            TIMEOUT_MS + SLACK_MS,
-          );
+          expect(
+            decision.ms,
+            `${decision.method} at ${decision.at - startAt} ms (a timer then ran ${decision.referenceLateMs} ms late)`,
+          ).toBeLessThanOrEqual(TIMEOUT_MS + decision.referenceLateMs + SLACK_MS);
         // A call refused because Redis is down is refused within the deadline, bar the wait for room it
         // may already have queued for (a window at most): calls that started before the kill may have
         // waited for room longer, and are not the store's doing.
