@@ -189,7 +189,10 @@ export const CJS_EXPORT: Record<string, string> = {
  */
 export const ALLOWED_DEPENDENCIES: Record<string, string[]> = {
   "@promo-review/errors": [],
-  "@promo-review/http": ["@promo-review/errors", "ky"],
+  // valibot, the one schema library, for the operation runner's checks of declared bodies and answers
+  // (issue 34); here and in the two packages below, a bundle that runs no declaration carries none of it
+  // (link-capture's and upload-chunker's declarations are on their own `/operations` entries).
+  "@promo-review/http": ["@promo-review/errors", "ky", "valibot"],
   // The store kit (issue 32) depends on errors only: one store for the budget, claims and resume points.
   "@promo-review/store": ["@promo-review/errors"],
   "@promo-review/rate-budget": ["@promo-review/errors", "@promo-review/store", "eventemitter3"],
@@ -199,8 +202,9 @@ export const ALLOWED_DEPENDENCIES: Record<string, string[]> = {
     "@promo-review/store",
     "ky",
     "eventemitter3",
+    "valibot",
   ],
-  "@promo-review/link-capture": ["@promo-review/errors", "@promo-review/http", "ky"],
+  "@promo-review/link-capture": ["@promo-review/errors", "@promo-review/http", "ky", "valibot"],
   "@promo-review/webhook-verify": ["@promo-review/errors", "@promo-review/store", "valibot", "eventemitter3"],
   "@promo-review/promotions-core": ["@promo-review/errors", "@promo-review/http", "ky", "valibot"],
   "@promo-review/simulator": [],
