@@ -8,23 +8,14 @@ import {
   TimeoutError,
   ValidationError,
 } from "@promo-review/errors";
-import { afterEach, describe, expect, it } from "vitest";
-import { envelope, json, scriptedServer } from "../test/support/server.js";
+import { describe, expect, it } from "vitest";
+import { envelope, json, useScriptedServers } from "../test/support/server.js";
 import { createHttpClient, type RequestBudget } from "./index.js";
 
 const apiKey = "sk_test_abcdef123456";
 const credentials = { apiKey, externalUserId: "user-42" };
 const fast = { baseDelayMs: 1, maxDelayMs: 5, upstreamDelayMs: [1, 5] as const };
-let closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.map((close) => close()));
-  closers = [];
-});
-async function serve(...steps: Parameters<typeof scriptedServer>) {
-  const server = await scriptedServer(...steps);
-  closers.push(server.close);
-  return server;
-}
+const serve = useScriptedServers();
 
 describe("every request is authenticated", () => {
   it("an API key sends Bearer with one space, the user id and the optional email", async () => {

@@ -1,24 +1,15 @@
 import { NotFoundError, ServerError, ValidationError } from "@promo-review/errors";
 import type { Observer, OperationEnd, OperationStart, RequestStart } from "@promo-review/errors/observe";
 import * as v from "valibot";
-import { afterEach, describe, expect, it } from "vitest";
-import { envelope, json, scriptedServer } from "../test/support/server.js";
+import { describe, expect, it } from "vitest";
+import { envelope, json, useScriptedServers } from "../test/support/server.js";
 import { createHttpClient, type OperationDeclaration, runOperation, sendOperation } from "./index.js";
 
 const credentials = { apiKey: "sk_test_abcdef123456", externalUserId: "user-42" };
 const fast = { baseDelayMs: 1, maxDelayMs: 5, upstreamDelayMs: [1, 5] as const };
 const PROMOTION = "0b8f4a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b";
 const VERSION = "1c9a5b9f-3d4e-4f60-9bac-1d2e3f4a5b6c";
-let closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.map((close) => close()));
-  closers = [];
-});
-async function serve(...steps: Parameters<typeof scriptedServer>) {
-  const server = await scriptedServer(...steps);
-  closers.push(server.close);
-  return server;
-}
+const serve = useScriptedServers();
 
 const readVersion = {
   name: "things.getVersion",

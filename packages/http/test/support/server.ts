@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
 
 /** A request as the test server saw it. */
 export interface SeenRequest {
@@ -52,4 +53,21 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 /** Answers the service's error envelope. */
 export function envelope(status: number, code: string, headers: Record<string, string> = {}): Script {
   return json(status, { error: { code, message: `${code} from test` }, correlationId: "cid-error" }, headers);
+}
+
+/**
+ * `serve(...steps)`: a {@link scriptedServer} that is closed after the test that started it, for a
+ * test file whose tests each start their own.
+ */
+export function useScriptedServers(): (...steps: Script[]) => ReturnType<typeof scriptedServer> {
+  let closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(closers.map((close) => close()));
+    closers = [];
+  });
+  return async (...steps) => {
+    const server = await scriptedServer(...steps);
+    closers.push(server.close);
+    return server;
+  };
 }
