@@ -7,9 +7,11 @@
  * names), with `CI=true` so that no suite skips. A run that outlives `--deadline-min` (default 30) is
  * ended (its process group, which this script started) and counted as failed. One line per run goes to
  * stdout and, as JSON, to `--log` (default `repeat-suites.jsonl`); the last line is the tally per package.
+ * Each line names the commit the runs were made on (and whether the work tree had changes), so runs
+ * of one commit can be counted together across several invocations.
  * The exit code is 1 when any run failed.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -74,17 +76,25 @@ function runSuite(name) {
   });
 }
 
+/** The commit under test, `+changes` when the work tree differs from it: the runs speak for that tree only. */
+function treeUnderTest() {
+  const git = (...args) => execFileSync("git", args, { cwd: root, encoding: "utf8", timeout: 30_000 }).trim();
+  const commit = git("rev-parse", "--short", "HEAD");
+  return git("status", "--porcelain", "--untracked-files=no") === "" ? commit : `${commit}+changes`;
+}
+const tree = treeUnderTest();
+
 const tally = Object.fromEntries(chosen.map((name) => [name, { passed: 0, failed: 0 }]));
 for (let round = 1; round <= times; round++) {
   for (const name of chosen) {
     const result = await runSuite(name);
     tally[name][result.passed ? "passed" : "failed"]++;
-    const record = { round, package: name, ...result, at: new Date().toISOString() };
+    const record = { round, package: name, tree, ...result, at: new Date().toISOString() };
     appendFileSync(values.log, `${JSON.stringify(record)}\n`);
     console.log(`round ${round}/${times} ${name}: ${result.passed ? "passed" : "FAILED"} in ${result.seconds} s`);
     if (!result.passed) for (const line of result.failures ?? []) console.log(`    ${line}`);
   }
 }
-appendFileSync(values.log, `${JSON.stringify({ tally })}\n`);
+appendFileSync(values.log, `${JSON.stringify({ tree, tally })}\n`);
 console.log(JSON.stringify(tally));
 process.exitCode = Object.values(tally).some((count) => count.failed > 0) ? 1 : 0;
