@@ -72,44 +72,36 @@ export function budgetTelemetry(
     source: { name: "@promo-review/rate-budget", version: RATE_BUDGET_VERSION },
     redact: redactorFor(secrets),
   };
-  // The rule of each window set (an array the budget reuses): found once, not per acquisition.
-  const ruleOf = new WeakMap<readonly WindowSpec[], string>();
-  const rule = (windows: readonly WindowSpec[]): string => {
-    let name = ruleOf.get(windows);
-    if (name === undefined) {
-      name = bindingRule(windows);
-      ruleOf.set(windows, name);
-    }
-    return name;
-  };
+  // An acquisition's report: the rule that held it (the tightest of its windows unless a full one
+  // was named) and why it waited ("none": it did not).
+  const acquired = (
+    windows: readonly WindowSpec[],
+    wait: WaitState | undefined,
+    ms: number,
+    error: unknown,
+  ): void =>
+    observer.budgetAcquired?.({
+      ...origin,
+      rule: wait?.rule ?? bindingRule(windows),
+      reason: wait?.reason ?? "none",
+      ms,
+      error,
+    });
   return {
-    measured(windows, ms, error) {
-      observer.budgetAcquired?.({ ...origin, rule: rule(windows), reason: "none", ms, error });
-    },
-    waitStarted(windows, wait, parent, retryAfterMs) {
-      return observer.budgetWaitStarted?.({
+    measured: (windows, ms, error) => acquired(windows, undefined, ms, error),
+    waitStarted: (windows, wait, parent, retryAfterMs) =>
+      observer.budgetWaitStarted?.({
         ...origin,
-        rule: wait.rule ?? rule(windows),
+        rule: wait.rule ?? bindingRule(windows),
         reason: wait.reason,
-        parent: parent,
+        parent,
         retryAfterMs,
-      });
-    },
+      }),
     waitEnded(windows, wait, ms, error) {
       wait.span?.ended?.({ ms, reason: wait.reason, error });
-      observer.budgetAcquired?.({
-        ...origin,
-        rule: wait.rule ?? rule(windows),
-        reason: wait.reason,
-        ms,
-        error,
-      });
+      acquired(windows, wait, ms, error);
     },
-    retried(operation, retryAfterMs) {
-      observer.budgetResent?.({ parent: operation, retryAfterMs });
-    },
-    paused(windows) {
-      observer.budgetPaused?.({ ...origin, rule: windows ? rule(windows) : undefined });
-    },
+    retried: (operation, retryAfterMs) => observer.budgetResent?.({ parent: operation, retryAfterMs }),
+    paused: (windows) => observer.budgetPaused?.({ ...origin, rule: windows && bindingRule(windows) }),
   };
 }
