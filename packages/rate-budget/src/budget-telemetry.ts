@@ -29,8 +29,18 @@ export interface WaitState {
 
 /** What the budget reports through. */
 export interface BudgetTelemetry {
-  /** An acquisition that did not wait, admitted (or failed) after `ms` (0 on the synchronous path). */
-  measured(windows: readonly WindowSpec[], ms: number, error?: unknown): void;
+  /**
+   * An acquisition that did not wait, admitted (or failed) after `ms` (0 on the synchronous path);
+   * when it is a resend after a 429 of `retryAfterMs` and was admitted, under `operation`, the resend
+   * is told too.
+   */
+  measured(
+    windows: readonly WindowSpec[],
+    ms: number,
+    error: unknown,
+    operation: ObservedOperation | undefined,
+    retryAfterMs: number | undefined,
+  ): void;
   /** A wait begins under `parent`, as a resend's after a 429 when `retryAfterMs` is given. */
   waitStarted(
     windows: readonly WindowSpec[],
@@ -40,8 +50,6 @@ export interface BudgetTelemetry {
   ): BudgetWaitObserver | undefined;
   /** The wait ended after `ms`: admitted, or with `error` (aborted, refused, closed). */
   waitEnded(windows: readonly WindowSpec[], wait: WaitState, ms: number, error?: unknown): void;
-  /** A resend after a 429 that did not wait. */
-  retried(operation: ObservedOperation | undefined, retryAfterMs: number): void;
   /** A 429 was learned for a request under `windows` (`undefined`: no request was given). */
   paused(windows: readonly WindowSpec[] | undefined): void;
 }
@@ -88,7 +96,11 @@ export function budgetTelemetry(
       error,
     });
   return {
-    measured: (windows, ms, error) => acquired(windows, undefined, ms, error),
+    measured(windows, ms, error, operation, retryAfterMs) {
+      acquired(windows, undefined, ms, error);
+      if (retryAfterMs !== undefined && error === undefined)
+        observer.budgetResent?.({ parent: operation, retryAfterMs });
+    },
     waitStarted: (windows, wait, parent, retryAfterMs) =>
       observer.budgetWaitStarted?.({
         ...origin,
@@ -101,7 +113,6 @@ export function budgetTelemetry(
       wait.span?.ended?.({ ms, reason: wait.reason, error });
       acquired(windows, wait, ms, error);
     },
-    retried: (operation, retryAfterMs) => observer.budgetResent?.({ parent: operation, retryAfterMs }),
     paused: (windows) => observer.budgetPaused?.({ ...origin, rule: windows && bindingRule(windows) }),
   };
 }

@@ -177,8 +177,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
 
   /** The budgets that apply to a request (their names); empty when it passes straight through. */
   budgetsFor(request: BudgetRequest): string[] {
-    const target = targetOf(request, this.#base);
-    return target ? this.#rules.filter((r) => r.test(target)).map((r) => r.name) : [];
+    // Each rule's windows (the burst one too) name it, in the rules' order.
+    return [...new Set(this.#routeOf(request)?.windows.map((w) => w.rule))];
   }
 
   #windowsFor(target: RouteTarget): WindowSpec[] {
@@ -291,11 +291,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       }
       if (first.ok) {
         if (this.#pausedAt !== undefined) this.#admitted();
-        const telemetry = this.#telemetry;
-        if (telemetry !== undefined) {
-          telemetry.measured(windows, 0);
-          if (retryAfterMs !== undefined) telemetry.retried(options.operation, retryAfterMs);
-        }
+        this.#telemetry?.measured(windows, 0, undefined, options.operation, retryAfterMs);
         return done();
       }
     }
@@ -653,16 +649,11 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   #waitEnded(waiter: Waiter, error: unknown): Waited | undefined {
     const ms = this.#clock.now() - waiter.since;
     const { wait } = waiter;
-    const telemetry = this.#telemetry;
     if (wait === undefined) {
-      if (telemetry !== undefined) {
-        telemetry.measured(waiter.windows, ms, error);
-        if (waiter.retryAfterMs !== undefined && error === undefined)
-          telemetry.retried(waiter.operation, waiter.retryAfterMs);
-      }
+      this.#telemetry?.measured(waiter.windows, ms, error, waiter.operation, waiter.retryAfterMs);
       return undefined;
     }
-    telemetry?.waitEnded(waiter.windows, wait, ms, error);
+    this.#telemetry?.waitEnded(waiter.windows, wait, ms, error);
     return { ms, reason: wait.reason };
   }
 }
