@@ -29,8 +29,18 @@ export interface WaitState {
 
 /** What the budget reports through. */
 export interface BudgetTelemetry {
-  /** An acquisition that did not wait, admitted (or failed) after `ms` (0 on the synchronous path). */
-  measured(windows: readonly WindowSpec[], ms: number, error?: unknown): void;
+  /**
+   * An acquisition that did not wait, admitted (or failed) after `ms` (0 on the synchronous path);
+   * when it is a resend after a 429 of `retryAfterMs` and was admitted, under `operation`, the resend
+   * is told too.
+   */
+  measured(
+    windows: readonly WindowSpec[],
+    ms: number,
+    error: unknown,
+    operation: ObservedOperation | undefined,
+    retryAfterMs: number | undefined,
+  ): void;
   /** A wait begins under `parent`, as a resend's after a 429 when `retryAfterMs` is given. */
   waitStarted(
     windows: readonly WindowSpec[],
@@ -40,8 +50,6 @@ export interface BudgetTelemetry {
   ): BudgetWaitObserver | undefined;
   /** The wait ended after `ms`: admitted, or with `error` (aborted, refused, closed). */
   waitEnded(windows: readonly WindowSpec[], wait: WaitState, ms: number, error?: unknown): void;
-  /** A resend after a 429 that did not wait. */
-  retried(operation: ObservedOperation | undefined, retryAfterMs: number): void;
   /** A 429 was learned for a request under `windows` (`undefined`: no request was given). */
   paused(windows: readonly WindowSpec[] | undefined): void;
 }
@@ -72,44 +80,39 @@ export function budgetTelemetry(
     source: { name: "@promo-review/rate-budget", version: RATE_BUDGET_VERSION },
     redact: redactorFor(secrets),
   };
-  // The rule of each window set (an array the budget reuses): found once, not per acquisition.
-  const ruleOf = new WeakMap<readonly WindowSpec[], string>();
-  const rule = (windows: readonly WindowSpec[]): string => {
-    let name = ruleOf.get(windows);
-    if (name === undefined) {
-      name = bindingRule(windows);
-      ruleOf.set(windows, name);
-    }
-    return name;
-  };
+  // An acquisition's report: the rule that held it (the tightest of its windows unless a full one
+  // was named) and why it waited ("none": it did not).
+  const acquired = (
+    windows: readonly WindowSpec[],
+    wait: WaitState | undefined,
+    ms: number,
+    error: unknown,
+  ): void =>
+    observer.budgetAcquired?.({
+      ...origin,
+      rule: wait?.rule ?? bindingRule(windows),
+      reason: wait?.reason ?? "none",
+      ms,
+      error,
+    });
   return {
-    measured(windows, ms, error) {
-      observer.budgetAcquired?.({ ...origin, rule: rule(windows), reason: "none", ms, error });
+    measured(windows, ms, error, operation, retryAfterMs) {
+      acquired(windows, undefined, ms, error);
+      if (retryAfterMs !== undefined && error === undefined)
+        observer.budgetResent?.({ parent: operation, retryAfterMs });
     },
-    waitStarted(windows, wait, parent, retryAfterMs) {
-      return observer.budgetWaitStarted?.({
+    waitStarted: (windows, wait, parent, retryAfterMs) =>
+      observer.budgetWaitStarted?.({
         ...origin,
-        rule: wait.rule ?? rule(windows),
+        rule: wait.rule ?? bindingRule(windows),
         reason: wait.reason,
-        parent: parent,
+        parent,
         retryAfterMs,
-      });
-    },
+      }),
     waitEnded(windows, wait, ms, error) {
       wait.span?.ended?.({ ms, reason: wait.reason, error });
-      observer.budgetAcquired?.({
-        ...origin,
-        rule: wait.rule ?? rule(windows),
-        reason: wait.reason,
-        ms,
-        error,
-      });
+      acquired(windows, wait, ms, error);
     },
-    retried(operation, retryAfterMs) {
-      observer.budgetResent?.({ parent: operation, retryAfterMs });
-    },
-    paused(windows) {
-      observer.budgetPaused?.({ ...origin, rule: windows ? rule(windows) : undefined });
-    },
+    paused: (windows) => observer.budgetPaused?.({ ...origin, rule: windows && bindingRule(windows) }),
   };
 }

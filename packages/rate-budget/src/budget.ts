@@ -61,6 +61,12 @@ interface Waiter extends Queued {
   timer: unknown;
 }
 
+/** What a request takes from: where it goes, and the windows of every budget that applies (never empty). */
+interface Route {
+  readonly target: RouteTarget;
+  readonly windows: WindowSpec[];
+}
+
 /** Why a waiter may not ask the store now: who is ahead of it, and until when at least. */
 interface Blocked {
   /** When to look again (clock scale). */
@@ -118,10 +124,12 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   #pausedAt: number | undefined;
   #closed = false;
   readonly #ticketPrefix: string;
-  #memo:
-    | { url: string; method: string | undefined; target: RouteTarget | undefined; windows: WindowSpec[] }
-    | undefined;
+  #memo: { url: string; method: string | undefined; route: Route | undefined } | undefined;
   #ticketSeq = 0;
+  /** Tells `storeError` listeners (an arrow, so a rejected store call can be handed it as it is). */
+  readonly #storeError = (error: unknown): void => {
+    this.emit("storeError", { error });
+  };
 
   /** Prefer {@link createRateBudget}. */
   constructor(options: RateBudgetOptions) {
@@ -169,8 +177,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
 
   /** The budgets that apply to a request (their names); empty when it passes straight through. */
   budgetsFor(request: BudgetRequest): string[] {
-    const target = targetOf(request, this.#base);
-    return target ? this.#rules.filter((r) => r.test(target)).map((r) => r.name) : [];
+    // Each rule's windows (the burst one too) name it, in the rules' order.
+    return [...new Set(this.#routeOf(request)?.windows.map((w) => w.rule))];
   }
 
   #windowsFor(target: RouteTarget): WindowSpec[] {
@@ -207,23 +215,24 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       : this.#acquirePlain(request, options);
   }
 
-  #acquirePlain(request: BudgetRequest, options: AcquireOptions): Promise<void> {
-    let target: RouteTarget | undefined;
-    let windows: WindowSpec[];
-    // Callers repeat the same request shape (a polling loop, a list call): remember the last one.
+  /**
+   * The route of `request`, or `undefined` when no budget applies. Callers repeat the same request
+   * shape (a polling loop, a list call): the last one is remembered.
+   */
+  #routeOf(request: BudgetRequest): Route | undefined {
     const memo = this.#memo;
-    if (memo !== undefined && request.url === memo.url && request.method === memo.method) {
-      target = memo.target;
-      windows = memo.windows;
-    } else {
-      target = targetOf(request, this.#base);
-      windows = target === undefined ? [] : this.#windowsFor(target);
-      if (typeof request.url === "string") {
-        this.#memo = { url: request.url, method: request.method, target, windows };
-      }
-    }
-    if (target === undefined || windows.length === 0) return done();
-    return this.#acquire(request, target, windows, options, undefined, false, undefined) as Promise<void>;
+    if (memo !== undefined && request.url === memo.url && request.method === memo.method) return memo.route;
+    const target = targetOf(request, this.#base);
+    const windows = target === undefined ? [] : this.#windowsFor(target);
+    const route = target === undefined || windows.length === 0 ? undefined : { target, windows };
+    if (typeof request.url === "string") this.#memo = { url: request.url, method: request.method, route };
+    return route;
+  }
+
+  #acquirePlain(request: BudgetRequest, options: AcquireOptions): Promise<void> {
+    const route = this.#routeOf(request);
+    if (route === undefined) return done();
+    return this.#acquire(request, route, options, undefined, false, undefined) as Promise<void>;
   }
 
   /** `acquire` with `ticket: true`; `retryAfterMs` when it is a resend after a 429 (see `Admission`). */
@@ -232,29 +241,22 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     options: AcquireOptions,
     retryAfterMs?: number,
   ): Promise<BudgetTicket> {
-    const target = targetOf(request, this.#base);
-    if (target === undefined) return NO_TICKET;
-    const windows = this.#windowsFor(target);
-    if (windows.length === 0) return NO_TICKET;
+    const route = this.#routeOf(request);
+    if (route === undefined) return NO_TICKET;
     const store = this.#store;
     if (store.settle === undefined) {
-      const waited = await this.#acquire(request, target, windows, options, undefined, true, retryAfterMs);
+      const waited = await this.#acquire(request, route, options, undefined, true, retryAfterMs);
       return waited === undefined ? NO_TICKET : { settle: NO_TICKET.settle, waited };
     }
     const ticket = `${this.#ticketPrefix}:${++this.#ticketSeq}`;
-    const waited = await this.#acquire(request, target, windows, options, ticket, true, retryAfterMs);
+    const waited = await this.#acquire(request, route, options, ticket, true, retryAfterMs);
     let settled = false;
     return {
       waited,
       settle: () => {
         if (settled) return;
         settled = true;
-        try {
-          const done = store.settle?.(this.#key, windows, ticket);
-          if (isThenable(done)) done.then(undefined, (error: unknown) => this.emit("storeError", { error }));
-        } catch (error) {
-          this.emit("storeError", { error });
-        }
+        this.#unawaited(() => store.settle?.(this.#key, route.windows, ticket));
       },
     };
   }
@@ -265,8 +267,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
    */
   #acquire(
     request: BudgetRequest,
-    target: RouteTarget,
-    windows: readonly WindowSpec[],
+    { target, windows }: Route,
     options: AcquireOptions,
     ticket: string | undefined,
     report: boolean,
@@ -285,16 +286,12 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       try {
         first = this.#store.take(this.#key, windows, ticket) as Decision;
       } catch (error) {
-        this.emit("storeError", { error });
+        this.#storeError(error);
         return Promise.reject(error);
       }
       if (first.ok) {
         if (this.#pausedAt !== undefined) this.#admitted();
-        const telemetry = this.#telemetry;
-        if (telemetry !== undefined) {
-          telemetry.measured(windows, 0);
-          if (retryAfterMs !== undefined) telemetry.retried(options.operation, retryAfterMs);
-        }
+        this.#telemetry?.measured(windows, 0, undefined, options.operation, retryAfterMs);
         return done();
       }
     }
@@ -439,7 +436,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     try {
       answer = this.#store.take(this.#key, waiter.windows, waiter.ticket);
     } catch (error) {
-      this.emit("storeError", { error });
+      this.#storeError(error);
       this.#fail(waiter, error);
       return;
     }
@@ -456,7 +453,7 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
       },
       (error: unknown) => {
         waiter.asking = false;
-        this.emit("storeError", { error });
+        this.#storeError(error);
         this.#fail(waiter, error);
       },
     );
@@ -518,11 +515,16 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     this.emit("throttled", { pauseMs: ms, source, ...(status === undefined ? {} : { status }) });
     // Nobody is woken: a pause only makes waits longer, and each waiter learns of it from its own
     // next store call, in its own flow (see #enqueue for why no request settles another's wait).
+    this.#unawaited(() => this.#store.pause(this.#key, ms));
+  }
+
+  /** A store call nobody waits for (a pause, a ticket's settling): its failure is a `storeError` event. */
+  #unawaited(call: () => unknown): void {
     try {
-      const done = this.#store.pause(this.#key, ms);
-      if (isThenable(done)) done.then(undefined, (error: unknown) => this.emit("storeError", { error }));
+      const done = call();
+      if (isThenable(done)) done.then(undefined, this.#storeError);
     } catch (error) {
-      this.emit("storeError", { error });
+      this.#storeError(error);
     }
   }
 
@@ -541,9 +543,8 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
     if (response.status !== 429) return undefined;
     let windows: WindowSpec[] | undefined;
     if (request !== undefined) {
-      const target = targetOf(request, this.#base);
-      windows = target === undefined ? [] : this.#windowsFor(target);
-      if (windows.length === 0) return undefined;
+      windows = this.#routeOf(request)?.windows;
+      if (windows === undefined) return undefined;
     }
     const error = await errorFromResponse(response);
     const pauseMs = error.retryAfterMs ?? this.#fallbackPauseMs;
@@ -648,16 +649,11 @@ export class RateBudget extends EventEmitter<RateBudgetEvents> {
   #waitEnded(waiter: Waiter, error: unknown): Waited | undefined {
     const ms = this.#clock.now() - waiter.since;
     const { wait } = waiter;
-    const telemetry = this.#telemetry;
     if (wait === undefined) {
-      if (telemetry !== undefined) {
-        telemetry.measured(waiter.windows, ms, error);
-        if (waiter.retryAfterMs !== undefined && error === undefined)
-          telemetry.retried(waiter.operation, waiter.retryAfterMs);
-      }
+      this.#telemetry?.measured(waiter.windows, ms, error, waiter.operation, waiter.retryAfterMs);
       return undefined;
     }
-    telemetry?.waitEnded(waiter.windows, wait, ms, error);
+    this.#telemetry?.waitEnded(waiter.windows, wait, ms, error);
     return { ms, reason: wait.reason };
   }
 }

@@ -6,20 +6,15 @@ export interface Queued {
   settled: boolean;
 }
 
-interface Level<T> {
-  priority: number;
-  items: T[];
-  head: number;
-}
-
 /**
  * Waiting requests in admission order: by priority (higher first), then first come first served.
- * One FIFO per priority level, because a handful of levels is the normal case and a FIFO keeps
- * arrival order without a sequence number. Removal is lazy (the entry is marked settled) so an
- * abort costs O(1); dead entries are dropped as the iteration passes them.
+ * One array in that order: a new entry goes behind every entry of its priority or higher, found from
+ * the back (equal priorities, the normal case, append). Removal is lazy (the entry is marked settled)
+ * so an abort costs O(1); settled entries are dropped all at once when they outnumber the live ones,
+ * so a scan costs the live entries ahead, and dropping them costs O(1) per settled entry.
  */
 export class WaitQueue<T extends Queued> {
-  #levels: Level<T>[] = [];
+  #items: T[] = [];
   #size = 0;
 
   /** Entries not yet settled. */
@@ -29,14 +24,10 @@ export class WaitQueue<T extends Queued> {
 
   /** Adds an entry behind every entry of its priority or higher. */
   push(item: T): void {
-    let index = 0;
-    while (index < this.#levels.length && this.#levels[index]!.priority > item.priority) index++;
-    let level = this.#levels[index];
-    if (level === undefined || level.priority !== item.priority) {
-      level = { priority: item.priority, items: [], head: 0 };
-      this.#levels.splice(index, 0, level);
-    }
-    level.items.push(item);
+    const items = this.#items;
+    let index = items.length;
+    while (index > 0 && items[index - 1]!.priority < item.priority) index--;
+    items.splice(index, 0, item);
     this.#size++;
   }
 
@@ -45,7 +36,9 @@ export class WaitQueue<T extends Queued> {
     if (item.settled) return false;
     item.settled = true;
     this.#size--;
-    if (this.#size === 0) this.#levels = [];
+    // A new array, never one changed in place: an iteration under way keeps the one it started on.
+    if (this.#size === 0) this.#items = [];
+    else if (this.#items.length > 2 * this.#size + 32) this.#items = this.#items.filter((i) => !i.settled);
     return true;
   }
 
@@ -54,31 +47,7 @@ export class WaitQueue<T extends Queued> {
    * Stopping early is cheap: each waiter looks only at the entries ahead of it.
    */
   *[Symbol.iterator](): IterableIterator<T> {
-    for (const level of this.#levels) {
-      let dead = 0;
-      try {
-        for (let i = level.head; i < level.items.length; i++) {
-          const item = level.items[i]!;
-          if (item.settled) {
-            // Dead entries at the front are dropped for good, so the front stays cheap to reach.
-            if (i === level.head) level.head++;
-            else dead++;
-            continue;
-          }
-          yield item;
-        }
-      } finally {
-        // Entries settled behind a live one (requests admitted past a waiter for another window) are
-        // dropped once they outnumber the live ones passed, so a scan costs the live entries ahead.
-        if (dead > 32 && dead * 2 > level.items.length - level.head) {
-          level.items = level.items.slice(level.head).filter((item) => !item.settled);
-          level.head = 0;
-        } else if (level.head > 64 && level.head * 2 > level.items.length) {
-          level.items = level.items.slice(level.head);
-          level.head = 0;
-        }
-      }
-    }
+    for (const item of this.#items) if (!item.settled) yield item;
   }
 
   /** Every unsettled entry, removed from the queue (for shutting down). */
