@@ -7,7 +7,7 @@
  */
 
 import { localValidationError } from "@promo-review/errors/internal";
-import { type ObservedOperation, observed } from "@promo-review/errors/observe";
+import { observed } from "@promo-review/errors/observe";
 import type {
   HttpClient,
   HttpClientSource,
@@ -20,6 +20,11 @@ import { httpClientFrom, newCorrelationId, withResponse } from "@promo-review/ht
 import { untilParentIndexed } from "./comment-reply.js";
 import { type PromotionsCore, promotionsCoreOf } from "./core.js";
 import { type Ids, idDetails, originOf } from "./observe.js";
+import {
+  type CompositeDeclaration,
+  decisionOfLatestVersion,
+  submitLatestVersion,
+} from "./operations/composites.js";
 import {
   getDecision,
   getEvaluation,
@@ -224,25 +229,6 @@ async function replyToComment(
 }
 
 /**
- * Runs `step` on the promotion's latest version, read from the service first: versions are also
- * created in the web application, so "latest" is never assumed. One correlation id covers both calls,
- * and both operations run inside `parent`.
- */
-async function onLatest<T extends object>(
-  client: PromotionsClient,
-  promotionId: string,
-  op: OperationOptions | undefined,
-  parent: ObservedOperation | undefined,
-  step: (versionId: string, op: OperationOptions) => Promise<WithResponse<T>>,
-): Promise<WithResponse<T & OfLatest>> {
-  const one = { ...withId(op), parent };
-  const promotion = await client.get(promotionId, one);
-  const result = await step(promotion.latestVersionId, one);
-  const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
-  return withResponse(latest, result.$response);
-}
-
-/**
  * Creates the promotions client. Credentials are checked now; nothing is sent until an operation is
  * called, and no timer runs between operations. Every operation is async, so a local refusal is a
  * rejected promise like any other failure.
@@ -265,30 +251,35 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
   const send = <T>(declared: RunnableDeclaration, params: Ids, op: OperationOptions = {}, body?: unknown) =>
     run<RunnableDeclaration, T>(http, declared, { ...op, params, body, validate });
   /**
-   * An operation of two steps on the promotion's latest version (`promotions.submitLatest`), which no
-   * single declaration states: published under its own name, its steps inside it.
+   * Runs `composite` on the promotion's latest version, read from the service first (its first step):
+   * versions are also created in the web application, so "latest" is never assumed. Published under
+   * the composite's name, which no single declaration states; both steps run inside it, under one
+   * correlation id.
    */
-  const onLatestAs =
-    <T extends object>(name: string) =>
-    (
-      promotionId: string,
-      op: OperationOptions | undefined,
-      step: (versionId: string, op: OperationOptions) => Promise<WithResponse<T>>,
-    ) =>
-      observed(
-        http.telemetry,
-        {
-          ...originOf(http),
-          name,
-          // Built only when observed: without an observer no observation code runs, not even this.
-          details: http.telemetry ? idDetails({ promotionId }) : undefined,
-          parent: op?.parent,
-        },
-        (parent) => onLatest(client, promotionId, op, parent, step),
-        (result) => idDetails(result),
-      );
-  const submitLatest = onLatestAs<SubmitResult>("promotions.submitLatest");
-  const decisionOfLatest = onLatestAs<Decision>("promotions.decisionOfLatest");
+  const onLatest = <T extends object>(
+    { name, steps: [read, step] }: CompositeDeclaration<readonly [RunnableDeclaration, RunnableDeclaration]>,
+    promotionId: string,
+    op: OperationOptions | undefined,
+    body?: unknown,
+  ): Promise<WithResponse<T & OfLatest>> =>
+    observed(
+      http.telemetry,
+      {
+        ...originOf(http),
+        name,
+        // Built only when observed: without an observer no observation code runs, not even this.
+        details: http.telemetry ? idDetails({ promotionId }) : undefined,
+        parent: op?.parent,
+      },
+      async (parent) => {
+        const one = { ...withId(op), parent };
+        const promotion = await send<Promotion>(read, { promotionId }, one);
+        const versionId = promotion.latestVersionId;
+        const result = await send<T>(step, { promotionId, versionId }, one, body);
+        return withResponse({ ...result, versionId, version: promotion.latestVersion }, result.$response);
+      },
+      (result) => idDetails(result),
+    );
 
   const client: PromotionsClient = {
     http,
@@ -323,10 +314,9 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     replyToComment: (commentId, body, op) => replyToComment(shared, commentId, body, op),
 
     submitLatest: (promotionId, body = {}, op) =>
-      submitLatest(promotionId, op, (versionId, one) => client.submit(promotionId, versionId, body, one)),
+      onLatest<SubmitResult>(submitLatestVersion, promotionId, op, body),
 
-    decisionOfLatest: (promotionId, op) =>
-      decisionOfLatest(promotionId, op, (versionId, one) => client.decision(promotionId, versionId, one)),
+    decisionOfLatest: (promotionId, op) => onLatest<Decision>(decisionOfLatestVersion, promotionId, op),
   };
   return client;
 }
