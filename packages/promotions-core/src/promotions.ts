@@ -11,7 +11,6 @@ import { observed } from "@promo-review/errors/observe";
 import type {
   HttpClient,
   HttpClientSource,
-  OperationCall,
   RetryPolicy,
   RunnableDeclaration,
   WithResponse,
@@ -176,14 +175,6 @@ const withId = (op: OperationOptions = {}) => ({
 });
 
 /**
- * Runs `declared` through http's operation runner as this package's operation: published by the
- * package, and, once answered, with the ids its result names (a reply's own `commentId` is not the
- * comment replied to, which the operation already names).
- */
-const run = <D extends RunnableDeclaration, T>(http: HttpClient, declared: D, call: OperationCall) =>
-  runDeclared<T>(http, declared, call);
-
-/**
  * Replies to a comment, at `commentReplyPath` when one is configured. Comment indexing is
  * asynchronous, so a reply sent right after the webhook may be answered `PARENT_NOT_FOUND`: that
  * means nothing was created, so the reply is sent again with backoff (honouring a `Retry-After`)
@@ -198,32 +189,26 @@ async function replyToComment(
 ): Promise<WithResponse<ReplyResult>> {
   const { commentReplyPath } = shared.options;
   let replyAttempts = 0;
-  const answer = await run<typeof replyToCommentOperation, Record<string, unknown>>(
-    shared.http,
-    replyToCommentOperation,
-    {
-      ...op,
-      params: { commentId },
-      body: () => {
-        if (typeof commentId !== "string" || commentId.trim() === "") {
-          throw localValidationError([
-            { field: "commentId", message: "is required (the issue's commentId)" },
-          ]);
-        }
-        return { ...body, parentCommentId: commentId };
-      },
-      validate: shared.validate,
-      // A configured path has no template the spec states: observers name the request by its method.
-      path: commentReplyPath && (() => commentReplyPath(commentId)),
-      // The reply's answer is not shown in the spec: taken as sent, whatever its shape (even none).
-      read: (data) => ({ ...(data as object) }),
-      around: (send) =>
-        untilParentIndexed((attempt) => {
-          replyAttempts = attempt;
-          return send();
-        }, op),
+  const answer = await runDeclared<Record<string, unknown>>(shared.http, replyToCommentOperation, {
+    ...op,
+    params: { commentId },
+    body: () => {
+      if (typeof commentId !== "string" || commentId.trim() === "") {
+        throw localValidationError([{ field: "commentId", message: "is required (the issue's commentId)" }]);
+      }
+      return { ...body, parentCommentId: commentId };
     },
-  );
+    validate: shared.validate,
+    // A configured path has no template the spec states: observers name the request by its method.
+    path: commentReplyPath && (() => commentReplyPath(commentId)),
+    // The reply's answer is not shown in the spec: taken as sent, whatever its shape (even none).
+    read: (data) => ({ ...(data as object) }),
+    around: (send) =>
+      untilParentIndexed((attempt) => {
+        replyAttempts = attempt;
+        return send();
+      }, op),
+  });
   // The reply's response shape is not shown: the parent is the one sent unless the service says.
   return withResponse({ parentCommentId: commentId, ...answer, replyAttempts }, answer.$response);
 }
@@ -249,7 +234,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
   const { validate } = shared;
   /** Operation `declared` with the ids its path names: one request, its answer checked. */
   const send = <T>(declared: RunnableDeclaration, params: Ids, op: OperationOptions = {}, body?: unknown) =>
-    run<RunnableDeclaration, T>(http, declared, { ...op, params, body, validate });
+    runDeclared<T>(http, declared, { ...op, params, body, validate });
   /**
    * Runs `composite` on the promotion's latest version, read from the service first (its first step):
    * versions are also created in the web application, so "latest" is never assumed. Published under
@@ -304,7 +289,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     // Read back at `evaluationPath` when one is configured (then no template: the spec shows none).
     evaluation: (promotionId, versionId, evaluationId, op) => {
       const { evaluationPath } = options;
-      return run<typeof getEvaluation, EvaluationRecord>(http, getEvaluation, {
+      return runDeclared<EvaluationRecord>(http, getEvaluation, {
         ...op,
         params: { promotionId, versionId, evaluationId },
         path: evaluationPath && (() => evaluationPath(promotionId, versionId, evaluationId)),
