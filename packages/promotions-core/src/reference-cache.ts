@@ -384,11 +384,12 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
       (list) => ({ "reference.fromCache": (list as { fromCache?: boolean }).fromCache }),
     );
 
+  // One read per list, each its list's operation.
+  const reads = Object.fromEntries(
+    REFERENCE_KINDS.map((kind) => [kind, (o?: ReferenceReadOptions) => traceRead(kind, o)]),
+  ) as unknown as Omit<ReferenceData, "refresh">;
   return {
-    channels: (o) => traceRead("channels", o),
-    jurisdictions: (o) => traceRead("jurisdictions", o),
-    products: (o) => traceRead("products", o),
-    targetMarkets: (o) => traceRead("targetMarkets", o),
+    ...reads,
     refresh: (kinds = [...REFERENCE_KINDS], o) =>
       observed(
         telemetry,
