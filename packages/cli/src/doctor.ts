@@ -4,17 +4,22 @@
  */
 
 import type { Observer } from "@promo-review/errors/observe";
-import { createHttpClient, type HttpClient, type HttpResult } from "@promo-review/http";
+import { createHttpClient, fillPath, type HttpClient, type HttpResult } from "@promo-review/http";
+import { createPromotion, listChannels } from "@promo-review/promotions-core";
 import {
   ENVIRONMENT_VARIABLES,
   isPromoReviewError,
   type PromoReviewError,
   TransportError,
 } from "@promo-review/sdk";
+import { uploadStatusRead } from "@promo-review/upload-chunker/operations";
 import type { EnvFile } from "./env-file.js";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { type GlobalOptions, SETTING_FLAGS, settingSource, settingsFromFlags } from "./settings.js";
 import { tracingCheck } from "./tracing/tracing-check.js";
+
+/** An upload no service holds (a uuid, so the path is well formed): its status read must be a 404. */
+const UNKNOWN_UPLOAD = "00000000-0000-4000-8000-000000000000";
 
 /** How one check came out. */
 export type CheckStatus = "ok" | "warn" | "fail" | "skip";
@@ -215,12 +220,13 @@ async function actOnBehalfCheck(
     return { id: "act-on-behalf", status: "ok", message: `writes carry X-External-User-Email ${email}` };
   }
   try {
-    const answer = await main.request("/v1/promotions", {
-      method: "POST",
+    // The creation as declared, sent as it is (unchecked: the body is meant to break the rules), its
+    // template named as the SDK's own requests name it.
+    const answer = await main.request(createPromotion.path, {
+      method: createPromotion.method,
       json: { promotionName: "", details: "x".repeat(1501) },
       retry: false,
-      // The spec's path, as the SDK's own requests name it in their CLIENT span.
-      urlTemplate: "/v1/promotions",
+      urlTemplate: createPromotion.path,
       signal: input.signal,
     });
     return {
@@ -252,9 +258,10 @@ async function actOnBehalfCheck(
 /** The file service with the same credentials: an unknown upload must be a 404, not a 401 or 403. */
 async function filesCheck(files: HttpClient, signal: AbortSignal | undefined): Promise<Check> {
   try {
-    const answer = await files.request("/v1/uploads/00000000-0000-4000-8000-000000000000", {
+    const answer = await files.request(fillPath(uploadStatusRead.path, { uploadId: UNKNOWN_UPLOAD }), {
+      method: uploadStatusRead.method,
       retry: false,
-      urlTemplate: "/v1/uploads/{uploadId}",
+      urlTemplate: uploadStatusRead.path,
       signal,
     });
     return {
@@ -393,8 +400,9 @@ export async function diagnose(input: DoctorInput): Promise<Check[]> {
     let answer: HttpResult<unknown> | undefined;
     let failure: unknown;
     try {
-      answer = await main.request("/v1/channels", {
-        urlTemplate: "/v1/channels",
+      answer = await main.request(listChannels.path, {
+        method: listChannels.method,
+        urlTemplate: listChannels.path,
         ...(input.signal ? { signal: input.signal } : {}),
       });
     } catch (error) {

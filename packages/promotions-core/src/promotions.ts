@@ -7,11 +7,10 @@
  */
 
 import { localValidationError } from "@promo-review/errors/internal";
-import { type ObservedOperation, observed } from "@promo-review/errors/observe";
+import { observed } from "@promo-review/errors/observe";
 import type {
   HttpClient,
   HttpClientSource,
-  OperationCall,
   RetryPolicy,
   RunnableDeclaration,
   WithResponse,
@@ -20,6 +19,11 @@ import { httpClientFrom, newCorrelationId, withResponse } from "@promo-review/ht
 import { untilParentIndexed } from "./comment-reply.js";
 import { type PromotionsCore, promotionsCoreOf } from "./core.js";
 import { type Ids, idDetails, originOf } from "./observe.js";
+import {
+  type CompositeDeclaration,
+  decisionOfLatestVersion,
+  submitLatestVersion,
+} from "./operations/composites.js";
 import {
   getDecision,
   getEvaluation,
@@ -171,14 +175,6 @@ const withId = (op: OperationOptions = {}) => ({
 });
 
 /**
- * Runs `declared` through http's operation runner as this package's operation: published by the
- * package, and, once answered, with the ids its result names (a reply's own `commentId` is not the
- * comment replied to, which the operation already names).
- */
-const run = <D extends RunnableDeclaration, T>(http: HttpClient, declared: D, call: OperationCall) =>
-  runDeclared<T>(http, declared, call);
-
-/**
  * Replies to a comment, at `commentReplyPath` when one is configured. Comment indexing is
  * asynchronous, so a reply sent right after the webhook may be answered `PARENT_NOT_FOUND`: that
  * means nothing was created, so the reply is sent again with backoff (honouring a `Retry-After`)
@@ -193,53 +189,28 @@ async function replyToComment(
 ): Promise<WithResponse<ReplyResult>> {
   const { commentReplyPath } = shared.options;
   let replyAttempts = 0;
-  const answer = await run<typeof replyToCommentOperation, Record<string, unknown>>(
-    shared.http,
-    replyToCommentOperation,
-    {
-      ...op,
-      params: { commentId },
-      body: () => {
-        if (typeof commentId !== "string" || commentId.trim() === "") {
-          throw localValidationError([
-            { field: "commentId", message: "is required (the issue's commentId)" },
-          ]);
-        }
-        return { ...body, parentCommentId: commentId };
-      },
-      validate: shared.validate,
-      // A configured path has no template the spec states: observers name the request by its method.
-      path: commentReplyPath && (() => commentReplyPath(commentId)),
-      // The reply's answer is not shown in the spec: taken as sent, whatever its shape (even none).
-      read: (data) => ({ ...(data as object) }),
-      around: (send) =>
-        untilParentIndexed((attempt) => {
-          replyAttempts = attempt;
-          return send();
-        }, op),
+  const answer = await runDeclared<Record<string, unknown>>(shared.http, replyToCommentOperation, {
+    ...op,
+    params: { commentId },
+    body: () => {
+      if (typeof commentId !== "string" || commentId.trim() === "") {
+        throw localValidationError([{ field: "commentId", message: "is required (the issue's commentId)" }]);
+      }
+      return { ...body, parentCommentId: commentId };
     },
-  );
+    validate: shared.validate,
+    // A configured path has no template the spec states: observers name the request by its method.
+    path: commentReplyPath && (() => commentReplyPath(commentId)),
+    // The reply's answer is not shown in the spec: taken as sent, whatever its shape (even none).
+    read: (data) => ({ ...(data as object) }),
+    around: (send) =>
+      untilParentIndexed((attempt) => {
+        replyAttempts = attempt;
+        return send();
+      }, op),
+  });
   // The reply's response shape is not shown: the parent is the one sent unless the service says.
   return withResponse({ parentCommentId: commentId, ...answer, replyAttempts }, answer.$response);
-}
-
-/**
- * Runs `step` on the promotion's latest version, read from the service first: versions are also
- * created in the web application, so "latest" is never assumed. One correlation id covers both calls,
- * and both operations run inside `parent`.
- */
-async function onLatest<T extends object>(
-  client: PromotionsClient,
-  promotionId: string,
-  op: OperationOptions | undefined,
-  parent: ObservedOperation | undefined,
-  step: (versionId: string, op: OperationOptions) => Promise<WithResponse<T>>,
-): Promise<WithResponse<T & OfLatest>> {
-  const one = { ...withId(op), parent };
-  const promotion = await client.get(promotionId, one);
-  const result = await step(promotion.latestVersionId, one);
-  const latest = { ...result, versionId: promotion.latestVersionId, version: promotion.latestVersion };
-  return withResponse(latest, result.$response);
 }
 
 /**
@@ -263,32 +234,37 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
   const { validate } = shared;
   /** Operation `declared` with the ids its path names: one request, its answer checked. */
   const send = <T>(declared: RunnableDeclaration, params: Ids, op: OperationOptions = {}, body?: unknown) =>
-    run<RunnableDeclaration, T>(http, declared, { ...op, params, body, validate });
+    runDeclared<T>(http, declared, { ...op, params, body, validate });
   /**
-   * An operation of two steps on the promotion's latest version (`promotions.submitLatest`), which no
-   * single declaration states: published under its own name, its steps inside it.
+   * Runs `composite` on the promotion's latest version, read from the service first (its first step):
+   * versions are also created in the web application, so "latest" is never assumed. Published under
+   * the composite's name, which no single declaration states; both steps run inside it, under one
+   * correlation id.
    */
-  const onLatestAs =
-    <T extends object>(name: string) =>
-    (
-      promotionId: string,
-      op: OperationOptions | undefined,
-      step: (versionId: string, op: OperationOptions) => Promise<WithResponse<T>>,
-    ) =>
-      observed(
-        http.telemetry,
-        {
-          ...originOf(http),
-          name,
-          // Built only when observed: without an observer no observation code runs, not even this.
-          details: http.telemetry ? idDetails({ promotionId }) : undefined,
-          parent: op?.parent,
-        },
-        (parent) => onLatest(client, promotionId, op, parent, step),
-        (result) => idDetails(result),
-      );
-  const submitLatest = onLatestAs<SubmitResult>("promotions.submitLatest");
-  const decisionOfLatest = onLatestAs<Decision>("promotions.decisionOfLatest");
+  const onLatest = <T extends object>(
+    { name, steps: [read, step] }: CompositeDeclaration<readonly [RunnableDeclaration, RunnableDeclaration]>,
+    promotionId: string,
+    op: OperationOptions | undefined,
+    body?: unknown,
+  ): Promise<WithResponse<T & OfLatest>> =>
+    observed(
+      http.telemetry,
+      {
+        ...originOf(http),
+        name,
+        // Built only when observed: without an observer no observation code runs, not even this.
+        details: http.telemetry ? idDetails({ promotionId }) : undefined,
+        parent: op?.parent,
+      },
+      async (parent) => {
+        const one = { ...withId(op), parent };
+        const promotion = await send<Promotion>(read, { promotionId }, one);
+        const versionId = promotion.latestVersionId;
+        const result = await send<T>(step, { promotionId, versionId }, one, body);
+        return withResponse({ ...result, versionId, version: promotion.latestVersion }, result.$response);
+      },
+      (result) => idDetails(result),
+    );
 
   const client: PromotionsClient = {
     http,
@@ -313,7 +289,7 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     // Read back at `evaluationPath` when one is configured (then no template: the spec shows none).
     evaluation: (promotionId, versionId, evaluationId, op) => {
       const { evaluationPath } = options;
-      return run<typeof getEvaluation, EvaluationRecord>(http, getEvaluation, {
+      return runDeclared<EvaluationRecord>(http, getEvaluation, {
         ...op,
         params: { promotionId, versionId, evaluationId },
         path: evaluationPath && (() => evaluationPath(promotionId, versionId, evaluationId)),
@@ -323,10 +299,9 @@ export function createPromotionsClient(options: PromotionsClientOptions): Promot
     replyToComment: (commentId, body, op) => replyToComment(shared, commentId, body, op),
 
     submitLatest: (promotionId, body = {}, op) =>
-      submitLatest(promotionId, op, (versionId, one) => client.submit(promotionId, versionId, body, one)),
+      onLatest<SubmitResult>(submitLatestVersion, promotionId, op, body),
 
-    decisionOfLatest: (promotionId, op) =>
-      decisionOfLatest(promotionId, op, (versionId, one) => client.decision(promotionId, versionId, one)),
+    decisionOfLatest: (promotionId, op) => onLatest<Decision>(decisionOfLatestVersion, promotionId, op),
   };
   return client;
 }

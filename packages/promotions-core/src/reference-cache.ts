@@ -27,7 +27,7 @@ import {
 } from "@promo-review/http";
 import type * as v from "valibot";
 import { originOf } from "./observe.js";
-import { listChannels, listJurisdictions, listProducts, listTargetMarkets } from "./operations/reference.js";
+import { refreshReference } from "./operations/composites.js";
 import { channelSchema, jurisdictionSchema, openRecordSchema } from "./schemas/responses.js";
 
 /** The four lists. */
@@ -170,13 +170,12 @@ export interface ReferenceData {
   refresh(kinds?: ReferenceKind[], options?: ReferenceReadOptions): Promise<void>;
 }
 
-/** Each list's operation, as declared (its name, and its path unless `paths` configures another). */
-const DECLARED: Record<ReferenceKind, RunnableDeclaration> = {
-  channels: listChannels,
-  jurisdictions: listJurisdictions,
-  products: listProducts,
-  targetMarkets: listTargetMarkets,
-};
+/**
+ * A list's operation, as declared (its name, and its path unless `paths` configures another): the
+ * steps of `reference.refresh` are the four lists' reads, in {@link REFERENCE_KINDS}' order.
+ */
+const declaredOf = (kind: ReferenceKind): RunnableDeclaration =>
+  refreshReference.steps[REFERENCE_KINDS.indexOf(kind)]!;
 
 /** A day, the refresh period the spec recommends. */
 export const DEFAULT_REFERENCE_TTL_MS = 86_400_000;
@@ -309,7 +308,7 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
     filling.set(kind, fill);
     try {
       const configured = options.paths?.[kind];
-      const declared = DECLARED[kind];
+      const declared = declaredOf(kind);
       const answer = await sendOperation<RunnableDeclaration, { items: unknown[] }>(
         http,
         declared,
@@ -380,22 +379,27 @@ export function createReferenceData(http: HttpClient, options: ReferenceCacheOpt
   const traceRead = <K extends ReferenceKind>(kind: K, o: ReferenceReadOptions | undefined) =>
     observed(
       telemetry,
-      { ...origin, name: DECLARED[kind].name, parent: o?.parent },
+      { ...origin, name: declaredOf(kind).name, parent: o?.parent },
       (operation) => read(kind, o, operation),
       (list) => ({ "reference.fromCache": (list as { fromCache?: boolean }).fromCache }),
     );
 
+  // One read per list, each its list's operation.
+  const reads = Object.fromEntries(
+    REFERENCE_KINDS.map((kind) => [kind, (o?: ReferenceReadOptions) => traceRead(kind, o)]),
+  ) as unknown as Omit<ReferenceData, "refresh">;
   return {
-    channels: (o) => traceRead("channels", o),
-    jurisdictions: (o) => traceRead("jurisdictions", o),
-    products: (o) => traceRead("products", o),
-    targetMarkets: (o) => traceRead("targetMarkets", o),
+    ...reads,
     refresh: (kinds = [...REFERENCE_KINDS], o) =>
-      observed(telemetry, { ...origin, name: "reference.refresh", parent: o?.parent }, async (operation) => {
-        await Promise.all(
-          // The cached list stays until a good one replaces it, so a failed refresh loses nothing.
-          kinds.map((kind) => fetchList(kind, o, operation)),
-        );
-      }),
+      observed(
+        telemetry,
+        { ...origin, name: refreshReference.name, parent: o?.parent },
+        async (operation) => {
+          await Promise.all(
+            // The cached list stays until a good one replaces it, so a failed refresh loses nothing.
+            kinds.map((kind) => fetchList(kind, o, operation)),
+          );
+        },
+      ),
   };
 }

@@ -244,9 +244,8 @@ export function createClient(config: ClientConfig = {}): PromoReviewClient {
     promotions,
     onBudgetWait: budget
       ? (listener) => {
-          const onWaiting = (event: { budgets: string[]; waitMs: number }) => listener(event);
-          budget.on("waiting", onWaiting);
-          return () => budget.off("waiting", onWaiting);
+          budget.on("waiting", listener);
+          return () => budget.off("waiting", listener);
         }
       : undefined,
   });
@@ -267,16 +266,18 @@ function unconfiguredWebhooks(): WebhookVerifier {
       "Webhooks are not configured",
     );
   };
+  // The methods that answer with a promise reject; the others throw.
+  const rejected = async () => refuse();
   const verifier: WebhookVerifier = {
-    verify: async () => refuse(),
-    verifyDelivery: async () => refuse(),
-    verifySignature: async () => refuse(),
-    release: async () => refuse(),
-    dispatch: async () => refuse(),
-    on: () => refuse(),
+    verify: rejected,
+    verifyDelivery: rejected,
+    verifySignature: rejected,
+    release: rejected,
+    dispatch: rejected,
+    on: refuse,
     off: () => verifier,
-    handler: () => refuse(),
-    nodeHandler: () => refuse(),
+    handler: refuse,
+    nodeHandler: refuse,
   };
   return verifier;
 }

@@ -216,87 +216,84 @@ const idDetails = (promotionId: unknown, versionId?: unknown): Record<string, Ob
   versionId: isUuid(versionId) ? versionId : undefined,
 });
 
-const source = { name: "@promo-review/sdk", version: SDK_VERSION };
+const SOURCE = { name: "@promo-review/sdk", version: SDK_VERSION };
+
+/** A flow's work: the flow's arguments, after the operation it runs as (its steps' parent). */
+type FlowWork<F> = F extends (...args: infer A) => Promise<infer R>
+  ? (operation: ObservedOperation | undefined, ...args: A) => Promise<R>
+  : never;
 
 /** Builds the flows over the client's parts. Each flow is an operation named for its method. */
 export function createFlows(parts: FlowParts): Flows {
   const { uploads, links, promotions, telemetry, redact } = parts;
-  /** Runs `work` as operation `name` (under the caller's active span, for a tracing observer); its steps are its children. */
-  const run = <T>(name: string, work: (operation: ObservedOperation | undefined) => Promise<T>) =>
-    observed(telemetry, { name, source, redact }, work);
+  const work: { [Name in keyof Flows]: FlowWork<Flows[Name]> } = {
+    createFromFile: async (operation, source, options) => {
+      // The type is checked before any byte moves: an unsupported file fails here, not after uploading.
+      const fileFormat = fileFormatOf(source, options);
+      const upload = await uploads.upload(source, uploadOptions(options, operation));
+      const promotion = await promotions.create(
+        { ...options.promotion, fileFormat, uploadIds: [upload.uploadId] },
+        stepOf(options, operation),
+      );
+      return { promotion, upload };
+    },
 
-  return {
-    createFromFile: (source, options) =>
-      run("createFromFile", async (operation) => {
-        // The type is checked before any byte moves: an unsupported file fails here, not after uploading.
-        const fileFormat = fileFormatOf(source, options);
-        const upload = await uploads.upload(source, uploadOptions(options, operation));
-        const promotion = await promotions.create(
-          { ...options.promotion, fileFormat, uploadIds: [upload.uploadId] },
-          stepOf(options, operation),
-        );
-        return { promotion, upload };
-      }),
+    createFromLink: async (operation, url, options) => {
+      const capture = await links.capture(url, {
+        designFrameId: options.designFrameId || undefined, // an empty id is no frame
+        ...stepOf(options, operation),
+      });
+      const promotion = await promotions.create(
+        {
+          ...options.promotion,
+          // The capture's format is the service's word; validation still refuses one it does not know.
+          fileFormat: capture.fileFormat,
+          uploadIds: [capture.uploadId],
+        },
+        stepOf(options, operation),
+      );
+      return { promotion, capture };
+    },
 
-    createFromLink: (url, options) =>
-      run("createFromLink", async (operation) => {
-        const capture = await links.capture(url, {
-          designFrameId: options.designFrameId || undefined, // an empty id is no frame
-          ...stepOf(options, operation),
-        });
-        const promotion = await promotions.create(
-          {
-            ...options.promotion,
-            // The capture's format is the service's word; validation still refuses one it does not know.
-            fileFormat: capture.fileFormat,
-            uploadIds: [capture.uploadId],
-          },
-          stepOf(options, operation),
-        );
-        return { promotion, capture };
-      }),
+    createFromText: (operation, content, options) =>
+      promotions.create({ ...options.promotion, fileFormat: "text", content }, stepOf(options, operation)),
 
-    createFromText: (content, options) =>
-      run("createFromText", async (operation) => {
-        const promotion = await promotions.create(
-          { ...options.promotion, fileFormat: "text", content },
-          stepOf(options, operation),
-        );
-        return promotion;
-      }),
+    addVersionFromFile: async (operation, promotionId, source, options) => {
+      // Checked before any byte moves: a bad id fails here, not after uploading the file.
+      validateId(promotionId, "promotionId");
+      const fileFormat = fileFormatOf(source, options);
+      const upload = await uploads.upload(source, uploadOptions(options, operation));
+      const version = await promotions.createVersion(
+        promotionId,
+        { ...options.version, fileFormat, uploadIds: [upload.uploadId] },
+        stepOf(options, operation),
+      );
+      return { version, upload };
+    },
 
-    addVersionFromFile: (promotionId, source, options) =>
-      run("addVersionFromFile", async (operation) => {
-        // Checked before any byte moves: a bad id fails here, not after uploading the file.
-        validateId(promotionId, "promotionId");
-        const fileFormat = fileFormatOf(source, options);
-        const upload = await uploads.upload(source, uploadOptions(options, operation));
-        const version = await promotions.createVersion(
-          promotionId,
-          { ...options.version, fileFormat, uploadIds: [upload.uploadId] },
-          stepOf(options, operation),
-        );
-        return { version, upload };
-      }),
+    submitLatestAndDecide: async (operation, promotionId, options = {}) => {
+      const submitted = await promotions.submitLatest(promotionId, options.body, stepOf(options, operation));
+      const decision = await promotions.decision(
+        promotionId,
+        submitted.versionId,
+        stepOf(options, operation),
+      );
+      return { submitted, decision };
+    },
 
-    submitLatestAndDecide: (promotionId, options = {}) =>
-      run("submitLatestAndDecide", async (operation) => {
-        const submitted = await promotions.submitLatest(
-          promotionId,
-          options.body,
-          stepOf(options, operation),
-        );
-        const decision = await promotions.decision(
-          promotionId,
-          submitted.versionId,
-          stepOf(options, operation),
-        );
-        return { submitted, decision };
-      }),
-
-    evaluateAndWait: (promotionId, options = {}) =>
-      run("evaluateAndWait", (operation) => evaluateAndWait(parts, promotionId, options, operation)),
+    evaluateAndWait: (operation, promotionId, options = {}) =>
+      evaluateAndWait(parts, promotionId, options, operation),
   };
+  // Each flow runs as the operation its method names (under the caller's active span, for a tracing
+  // observer); its steps are its children.
+  const flows: Record<string, unknown> = {};
+  for (const [name, flow] of Object.entries(work)) {
+    flows[name] = (...args: unknown[]) =>
+      observed(telemetry, { name, source: SOURCE, redact }, (operation) =>
+        (flow as (...all: unknown[]) => Promise<unknown>)(operation, ...args),
+      );
+  }
+  return flows as unknown as Flows;
 }
 
 type Started = { evaluationId: string; correlationId: string };

@@ -10,7 +10,7 @@ describe("the plan counts what each budget really spends", () => {
   it("charges every main-API request to the shared budget, and captures to the links budget too", () => {
     const plan = planBatch(totals);
     expect(plan.requests.map((r) => [r.operation, r.count, r.budgets])).toEqual([
-      ["uploads.upload", 250, []],
+      ["uploads.initiate", 250, []],
       ["links.capture", 50, ["shared", "links"]],
       ["promotions.create", 300, ["shared"]],
       ["promotions.submit", 300, ["shared"]],
@@ -71,7 +71,7 @@ describe("the least time: a budget's limit at once, then its limit per window", 
   it("says it in words", () => {
     expect(describePlan(planBatch(totals))).toEqual([
       "300 items",
-      "  250 x uploads.upload (no budget)",
+      "  250 x uploads.initiate (no budget)",
       "  50 x links.capture (shared + links)",
       "  300 x promotions.create (shared)",
       "  300 x promotions.submit (shared)",

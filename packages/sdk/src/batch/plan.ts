@@ -3,15 +3,19 @@
  * rate budget's own rules, so the count is what the budget really spends) and the least time the
  * busiest budget needs for them. Uploads go to the file service, which no budget limits.
  */
+import type { OperationDeclaration } from "@promo-review/http";
+import { captureLink } from "@promo-review/link-capture/operations";
+import { createPromotion, startEvaluation, submitVersion } from "@promo-review/promotions-core";
 import { type BudgetRule, createRateBudget, defaultBudgets } from "@promo-review/rate-budget";
+import { uploadInitiation } from "@promo-review/upload-chunker/operations";
 import type { BatchTotals } from "./manifest.js";
 
 /** One kind of request a batch sends, how many, and the budgets each one takes from. */
 export interface PlannedRequest {
-  /** The operation, as the client names it (`promotions.create`). */
+  /** The operation, as its declaration names it (`promotions.create`; a file's is `uploads.initiate`). */
   operation: string;
   method: string;
-  /** The spec's path template. */
+  /** The path template, as declared (the file service's for `uploads.initiate`). */
   path: string;
   count: number;
   /** The budgets one such request takes from (none for the file service). */
@@ -48,49 +52,30 @@ export interface PlanOptions {
 /**
  * The plan of a batch whose valid items add up to `totals` (from `checkManifest`). Each item is one
  * creation; each link one capture; each submit and evaluation one request; each file one upload
- * initiation on the file service (its chunks and status reads are not budgeted either).
+ * initiation on the file service (its chunks and status reads are not budgeted either). Each kind of
+ * request is its operation's declaration: its name, method and path, and whether it spends a budget
+ * at all (`budget: "none"`, the file service's) come from there.
  */
 export function planBatch(totals: BatchTotals, options: PlanOptions = {}): BatchPlan {
   const rules = [...(options.budgets ?? defaultBudgets())];
   // The budget's own matching decides what each request is charged; this budget only answers that.
   const budget = createRateBudget({ baseUrl: "http://127.0.0.1", budgets: rules });
-  const charged = (method: string, path: string) =>
-    budget.budgetsFor({ method, url: path.replaceAll(/\{\w+\}/g, "id") });
-  const version = "/v1/promotions/{promotionId}/versions/{versionId}";
-  const requests: PlannedRequest[] = [
-    {
-      operation: "uploads.upload",
-      method: "POST",
-      path: "(file service) initiate",
-      count: totals.files,
-      budgets: [],
-    },
-    { operation: "links.capture", method: "POST", path: "/v1/links", count: totals.links, budgets: [] },
-    {
-      operation: "promotions.create",
-      method: "POST",
-      path: "/v1/promotions",
-      count: totals.items,
-      budgets: [],
-    },
-    {
-      operation: "promotions.submit",
-      method: "POST",
-      path: `${version}/submit`,
-      count: totals.submits,
-      budgets: [],
-    },
-    {
-      operation: "promotions.evaluate",
-      method: "POST",
-      path: `${version}/evaluate`,
-      count: totals.evaluations,
-      budgets: [],
-    },
+  const sent: [OperationDeclaration, number][] = [
+    [uploadInitiation, totals.files],
+    [captureLink, totals.links],
+    [createPromotion, totals.items],
+    [submitVersion, totals.submits],
+    [startEvaluation, totals.evaluations],
   ];
-  for (const request of requests) {
-    if (request.path.startsWith("/")) request.budgets = charged(request.method, request.path);
-  }
+  const requests = sent.map(
+    ([{ name, method, path, budget: spends }, count]): PlannedRequest => ({
+      operation: name,
+      method,
+      path,
+      count,
+      budgets: spends === "none" ? [] : budget.budgetsFor({ method, url: path.replaceAll(/\{\w+\}/g, "id") }),
+    }),
+  );
   budget.close();
   const budgets = rules.map((rule): BudgetPlan => {
     const count = requests.reduce((sum, r) => sum + (r.budgets.includes(rule.name) ? r.count : 0), 0);

@@ -11,7 +11,14 @@ import type { LinkCapture } from "@promo-review/link-capture";
 import type { PromotionsClient } from "@promo-review/promotions-core";
 import type { Uploader, UploadSource } from "@promo-review/upload-chunker";
 import { BATCH_ID_METADATA, type BatchItem, ITEM_KEY_METADATA } from "./items.js";
-import type { BatchJournal, BatchStep, JournalRecord, RecordedError, StepIds } from "./journal.js";
+import {
+  type BatchJournal,
+  type BatchStep,
+  type JournalRecord,
+  type RecordedError,
+  type StepIds,
+  VISIBLE_STEPS,
+} from "./journal.js";
 import { applyRecord, type ItemState, type JournalState, readState, stepName } from "./journal-state.js";
 import { type BatchOutcome, outcomeOf } from "./outcome.js";
 import { pooled } from "./pool.js";
@@ -143,6 +150,21 @@ async function record(journal: BatchJournal, state: JournalState, entry: Journal
   applyRecord(state, entry);
 }
 
+/**
+ * Appends one record of `item`'s step `ref` (its `type`, the item's key, the step, the time, then
+ * `fields`) and folds it into the run's state.
+ */
+function write(
+  run: Run,
+  item: BatchItem,
+  type: Exclude<JournalRecord["type"], "batch">,
+  ref: { step: BatchStep; index?: number | undefined },
+  fields: object,
+): Promise<void> {
+  const entry = { type, key: item.key, ...ref, at: Date.now(), ...fields } as JournalRecord;
+  return record(run.journal, run.state, entry, run.signal);
+}
+
 /** The error as the journal keeps it: code, words, status and correlation id only. */
 function recorded(error: unknown): RecordedError {
   if (isPromoReviewError(error)) {
@@ -169,7 +191,7 @@ class Stop extends Error {
 
 /** Runs one item's steps, in order, from where its journal stands. Never rejects but for an abort. */
 async function runItem(parts: BatchParts, run: Run, item: BatchItem): Promise<BatchOutcome> {
-  const { journal, state, signal } = run;
+  const { state, signal } = run;
   const existing = state.items.get(item.key);
   if (existing?.ambiguous && !run.retryAmbiguous) return outcomeOf(existing, "ambiguous");
   const itemState = (): ItemState => state.items.get(item.key) ?? { key: item.key, done: {}, notes: {} };
@@ -185,33 +207,20 @@ async function runItem(parts: BatchParts, run: Run, item: BatchItem): Promise<Ba
     signal.throwIfAborted();
     // Repeating an ambiguous step is a choice the journal keeps: every later report names it.
     const retried = existing?.ambiguous !== undefined && stepName(existing.ambiguous) === stepName(ref);
-    await record(
-      journal,
-      state,
-      { type: "intent", key: item.key, ...ref, at: Date.now(), ...(retried ? { retried: true } : {}) },
-      signal,
-    );
+    await write(run, item, "intent", ref, retried ? { retried: true } : {});
     let ids: StepIds;
     try {
       ids = await send();
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       // A lost answer leaves the intent open: ambiguous for a visible step, redone for the others.
-      if (
-        mayHaveReached(error) &&
-        (ref.step === "create" || ref.step === "submit" || ref.step === "evaluate")
-      ) {
+      if (mayHaveReached(error) && VISIBLE_STEPS.includes(ref.step)) {
         throw new Stop(outcomeOf(itemState(), "ambiguous"));
       }
-      await record(
-        journal,
-        state,
-        { type: "failed", key: item.key, ...ref, at: Date.now(), error: recorded(error) },
-        signal,
-      );
+      await write(run, item, "failed", ref, { error: recorded(error) });
       throw new Stop(outcomeOf(itemState(), "failed"));
     }
-    await record(journal, state, { type: "done", key: item.key, ...ref, at: Date.now(), ids }, signal);
+    await write(run, item, "done", ref, { ids });
     return ids;
   };
 
@@ -272,7 +281,7 @@ async function contentOf(
   step: StepFn,
   itemState: () => ItemState,
 ): Promise<{ uploadIds?: string[]; fileFormat?: string }> {
-  const { signal, journal, state } = run;
+  const { signal } = run;
   if (item.link !== undefined) {
     const ids = await step({ step: "capture" }, async () => {
       const capture = await parts.links.capture(item.link!, { signal });
@@ -294,19 +303,12 @@ async function contentOf(
         if (recordedId || progress.uploadId === noted) return;
         recordedId = true;
         // Kept so a re-run resumes this upload from the service's offset instead of starting again.
-        void record(
-          journal,
-          state,
-          {
-            type: "note",
-            key: item.key,
-            step: "upload",
-            index,
-            at: Date.now(),
-            name: "uploadId",
-            value: progress.uploadId,
-          },
-          signal,
+        void write(
+          run,
+          item,
+          "note",
+          { step: "upload", index },
+          { name: "uploadId", value: progress.uploadId },
         ).catch(() => undefined);
       };
       const upload = { signal, onProgress, waitForCompletion: true };
