@@ -76,7 +76,18 @@ function only(name: string, exported: string, kind: "subset" | "tree-shaken", bu
  * 6.5 KB (6656 bytes), not reached yet and so not enforced here (as
  * {@link SLIM_CREATE}'s): with every message taken out it is under the ceiling, so REPORTED_OVER_BUDGET's
  * rule (still over without them) does not hold and the lead decides. Measured on h-verify34d: 7858
- * bytes before its cuts (6604 without messages); where it weighs, see that branch's commits.
+ * bytes (6604 without messages). Where it weighs, min+gzip each part takes away when left out of the
+ * bundle (the parts overlap a little): errors 1.98 KB (the typed base class with its message and
+ * redacted causes 765, redaction of every string 703, the documented-code vocabulary 221 that keeps
+ * codes readable under redaction, the details accessors 113, instanceof across copies 90, the
+ * WebhookVerificationError class 89); the payload's typing with warnings 820; the delivery's steps
+ * (signature, timestamp, replay claim, with their messages) 711; headers checked for form and the
+ * Request read 623; the handler and its answers 563; secrets read and checked at start-up 554; Web
+ * Crypto HMAC and Ed25519 with base64 454; the v1 and v1a schemes 262; the observation seam's
+ * publishing 246; the verifier object 196; the body read within its cap 162; the memory store 92.
+ * What a Worker carries and never runs (the Node backend's synchronous paths, raw-bytes and signing
+ * keys, `verify(request)`'s reader, the deprecated `replayStore`) is about 100 bytes in all: the rest is
+ * behaviour the Worker runs.
  */
 export const WEBHOOK_WORKER: SizeTarget = {
   label: "Worker: verify webhooks (Fetch entry, Fetch handler, memory replay store)",
