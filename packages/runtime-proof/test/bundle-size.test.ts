@@ -11,6 +11,7 @@ import {
   REPORTED_OVER_BUDGET,
   sizeTable,
   TRACING_RAISE,
+  WEBHOOK_WORKER,
   WITHOUT_ADAPTER,
 } from "./harness/sizes.ts";
 
@@ -37,15 +38,25 @@ describe("bundle sizes", () => {
           r.gzipped,
           `${message}: heavier than the ${reported.reported} bytes reported`,
         ).toBeLessThanOrEqual(reported.reported);
-        // The decision rests on this: with every message taken out it is still over (against a peer,
-        // the peer also without its messages: like with like), so the weight is behaviour. Once
-        // shorter messages alone could do, this fails and the decision is made again.
+        // The decision rests on what the weight is, measured with every message taken out (against a
+        // peer, the peer also without its messages: like with like).
         const peer = results.find((p) => p.kind === "peer" && p.label === r.atMost);
         const bar = r.atMost === undefined ? r.budget! : peer!.withoutMessagesGzipped!;
-        expect(
-          r.withoutMessagesGzipped,
-          `${message}: within ${bar} without its messages, so shorter ones would do`,
-        ).toBeGreaterThan(bar);
+        if (reported.because === "messages") {
+          // The wording the issue keeps is the gap: the code alone is within the budget, and once it
+          // is not, this fails and the decision is made again.
+          expect(
+            r.withoutMessagesGzipped,
+            `${message}: over ${bar} even without its messages, so the gap is no longer the wording`,
+          ).toBeLessThanOrEqual(bar);
+        } else {
+          // Behaviour is the gap: still over without messages. Once shorter messages alone could
+          // do, this fails and the decision is made again.
+          expect(
+            r.withoutMessagesGzipped,
+            `${message}: within ${bar} without its messages, so shorter ones would do`,
+          ).toBeGreaterThan(bar);
+        }
       } else {
         expect(r.gzipped, message).toBeLessThanOrEqual(r.budget!);
         // And smaller than the peer a user would pick instead, measured in this same run.
@@ -89,7 +100,8 @@ describe("bundle sizes", () => {
       9 * 1024 + TRACING_RAISE["@promo-review/webhook-verify: createWebhookVerifier only"],
     );
     expect(Object.values(TRACING_RAISE).every((bytes) => bytes < 1024)).toBe(true);
-    // Issue 34 set the facade's ceiling at 35 KB (issue 19's was 30 KB).
+    // Issue 34's ceilings: the Worker that verifies webhooks at 6.5 KB, the facade at 35 KB (issue 19's was 30 KB).
+    expect(budgets[WEBHOOK_WORKER.label]).toBe(6.5 * 1024);
     expect(budgets["@promo-review/sdk"]).toBe(35 * 1024);
     // upload-chunker's budget is tus-js-client's size in this same run.
     const chunker = results.find((r) => r.label === "@promo-review/upload-chunker");

@@ -73,9 +73,9 @@ function only(name: string, exported: string, kind: "subset" | "tree-shaken", bu
  * Issue 34's first job: a Cloudflare Worker that verifies webhooks with the Fetch handler and the
  * memory replay store (the default), as webhook-verify's README shows a Worker ("The Fetch entry"):
  * through `@promo-review/webhook-verify/fetch`, whose verifier reads a `Request` only. Its ceiling is
- * 6.5 KB (6656 bytes), not reached yet and so not enforced here (as
- * {@link SLIM_CREATE}'s): with every message taken out it is under the ceiling, so REPORTED_OVER_BUDGET's
- * rule (still over without them) does not hold and the lead decides. Measured on h-verify34d: 7858
+ * 6.5 KB (6656 bytes); it is over by its messages, reported in REPORTED_OVER_BUDGET (`because:
+ * "messages"`): with every message taken out it is within, so its code is held to the ceiling and its
+ * whole bundle to the figure reported. Measured on h-verify34d: 7858
  * bytes (6604 without messages). Where it weighs, min+gzip each part takes away when left out of the
  * bundle (the parts overlap a little): errors 1.98 KB (the typed base class with its message and
  * redacted causes 765, redaction of every string 703, the documented-code vocabulary 221 that keeps
@@ -96,6 +96,7 @@ const verifier = createWebhookVerifier({ webhookSecret: globalThis.PROMO_REVIEW_
 const handle = verifier.handler(async (event) => { console.log("received", event.type); });
 export default { fetch: (request) => handle(request) };`,
   kind: "subset",
+  budget: 6.5 * KB,
 };
 
 /**
@@ -219,16 +220,32 @@ export interface ReportedOverBudget {
   reported: number;
   /** Which requirement the budget gives way to, and where the weight is, as measured. */
   why: string;
+  /**
+   * What the weight over the budget is, as the test checks it. `behaviour` (the default): even with the
+   * text of every message taken out the bundle is over, so the gap is code another requirement asks
+   * for. `messages`: without its messages the bundle is within the budget, so the gap is the wording
+   * issue 34 keeps ("every message that names the user's fix stays") once structure has been cut as
+   * far as it goes; the test then checks that the code alone stays within the budget, so any growth of
+   * the code past it fails and the decision is made again.
+   */
+  because?: "behaviour" | "messages";
 }
 
 /**
  * Budgets of issue 19 that a package misses because meeting them would break another requirement
  * (the typed, redacting errors, the facade's shape, the security rules), with the figure
- * reported. Each row prints as over budget, and the test checks that it is STILL over, even with
- * every message taken out (so the weight is behaviour, not wording: once that stops being true the
- * test fails and the decision is made again), and no larger than reported. Never grow it silently.
+ * reported. Each row prints as over budget, and the test checks that it is STILL over and no larger
+ * than reported, and what the weight is (`because`): behaviour, when even with every message taken
+ * out it is over (once that stops being true the test fails and the decision is made again), or the
+ * messages the issue keeps, when without them it is within (once the code alone outgrows the budget
+ * the test fails). Never grow it silently.
  */
 export const REPORTED_OVER_BUDGET: Record<string, ReportedOverBudget> = {
+  [WEBHOOK_WORKER.label]: {
+    reported: 7858,
+    because: "messages",
+    why: "issue 34's 6.5 KB against the rule that every message naming the user's fix stays: without its messages the Worker is 6604 bytes, within 6656, so what puts it over is the wording (a raw body re-serialised, a rotated or whitespace-padded secret, clock skew, a replayed id, each named with its fix). Structure was cut as far as it goes without losing behaviour (see WEBHOOK_WORKER: every part of the 7858 bytes is a rule the Worker runs; what it carries and never runs is about 100 bytes). Measured and left: a verification error on a lighter base than PromoReviewError (about 490 bytes, but it would drop the documented-code vocabulary, the details and the retry and correlation parts of every error, and no longer be one error type), publishing webhook outcomes only from the adapter (246 bytes, but custom observers would hear nothing); both together still about 7050-7100. Users keep clear errors; the Worker's code is held to the 6.5 KB",
+  },
   "@promo-review/webhook-verify/signature": {
     reported: 5713,
     why: "lowered from 5759 to what it measures (issue 34 item 5 on h-verify34c: 5710 on the tree before it, 5713 after, +3 for a delivery's headers checked for form in one place, header-values.ts, whichever reader read them). Before that: raised on purpose from 5711 (+48, issue 27: the a/an article of a body's kind in refusal messages, 'an object', from errors' kindOf); against 4 KB and standardwebhooks (4867 bytes): with every message taken out it is 4.36 KB, under standardwebhooks' 4.54 KB measured the same way, so what puts it over the peer is the wording that names the likely mistake (raw body, rotation, clock skew, env-file whitespace). What puts it over 4 KB is errors' typed base class (redaction of every string and of a replay store's cause, instanceof across copies), about 2 KB: a stand-alone error class measured 3808 bytes but would not be a PromoReviewError and would redact nothing a sender controls. one error type and secrets never visible win over the bar",
