@@ -9,6 +9,7 @@ import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, redactorFor } from "@promo-review/errors/internal";
 import type { AttemptObserver, ObservedOperation, Observer } from "@promo-review/errors/observe";
 import { platformStreamFetch } from "#stream-fetch";
+import { userAgent } from "#user-agent";
 import { type AttemptRequest, attempt, type ExpectedStatuses, isStream, type Transport } from "./attempt.js";
 import type { RequestBudget } from "./budget.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
@@ -19,7 +20,7 @@ import { createOriginPolicy } from "./origin.js";
 import type { RequestBody } from "./request-body.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retrying } from "./retry.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
-import { type AppInfo, userAgent } from "./user-agent.js";
+import type { AppInfo } from "./user-agent.js";
 import { HTTP_VERSION } from "./version.js";
 
 /** The default deadline of one attempt: from sending to the last byte of the answer. 30 s. */
