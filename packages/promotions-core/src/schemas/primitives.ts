@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { FILE_FORMATS, MAX_DETAILS_LENGTH } from "../limits.js";
-import { isCalendarDate, isIsoDateTime } from "./dates.js";
+import { isDateOrDateTime, isIsoDateTime } from "./dates.js";
 
 /** A free-text string; also the first step of every string field with further rules (one schema, built once). */
 export const stringSchema = v.string("must be a string");
@@ -44,7 +44,7 @@ export const fileFormatSchema = v.picklist(FILE_FORMATS, `must be one of ${FILE_
 export const deadlineSchema = v.pipe(
   stringSchema,
   v.check(
-    (value) => isCalendarDate(value) || isIsoDateTime(value),
+    isDateOrDateTime,
     "must be a date YYYY-MM-DD or an ISO 8601 date-time with an offset (e.g. 2025-01-31T12:00:00Z)",
   ),
 );
