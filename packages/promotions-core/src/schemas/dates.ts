@@ -5,47 +5,23 @@
  * offset names no instant, and "2025-02-30" is no day, so neither can mean what the caller intended.
  */
 
-// A calendar date, optionally followed by the time of day and its offset (both or neither).
+// A calendar date, optionally followed by a time of day and its offset (both or neither). The time's
+// ranges are the pattern's (hours 00-23, minutes and seconds 00-59); the day's need the calendar.
 const DATE =
-  /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
-
-/** The groups of {@link DATE} as numbers, a part left out as 0. */
-type DateParts = [
-  year: number,
-  month: number,
-  day: number,
-  time: number,
-  hour: number,
-  minute: number,
-  second: number,
-  offsetHour: number,
-  offsetMinute: number,
-];
+  /^(\d{4})-(\d{2})-(\d{2})(T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d))?$/;
 
 /**
  * What `value` writes: `date` for a real calendar day `YYYY-MM-DD`, `date-time` for a real day with a
- * real time of day and offset, else undefined. One reading serves both checks, so the day's rules are
- * written once. A field left out (seconds, a `Z` offset, the whole time of a date) counts as 0.
+ * time of day and an offset, else undefined. One reading serves both checks, so the day's rule is
+ * written once: the day is real when the calendar gives it back unchanged (no month 13, no 30 February).
  */
 function dateKind(value: string): "date" | "date-time" | undefined {
   const m = DATE.exec(value);
   if (m === null) return undefined;
-  const [year, month, day, , hour, minute, second, offsetHour, offsetMinute] = m
-    .slice(1)
-    .map((part) => Number(part ?? 0)) as DateParts;
-  // Day 0 of the next month is the last day of this one; UTC avoids any local-zone shift.
-  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const real =
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= lastDay &&
-    hour <= 23 &&
-    minute <= 59 &&
-    second <= 59 &&
-    offsetHour <= 23 &&
-    offsetMinute <= 59;
-  if (!real) return undefined;
+  const [month, day] = [Number(m[2]) - 1, Number(m[3])];
+  // UTC avoids any local-zone shift.
+  const date = new Date(Date.UTC(Number(m[1]), month, day));
+  if (date.getUTCMonth() !== month || date.getUTCDate() !== day) return undefined;
   return m[4] === undefined ? "date" : "date-time";
 }
 
