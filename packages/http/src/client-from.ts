@@ -79,12 +79,11 @@ function checkedOptions(
     ...credentialIssues(source),
     ...issues,
   ];
-  if (all.length > 0 || !defaults.baseUrl) {
-    throw localValidationError(all, `The ${defaults.client} configuration is invalid`);
-  }
+  if (all.length > 0) throw localValidationError(all, `The ${defaults.client} configuration is invalid`);
   // Read by name, as `credentialIssues` read them: an options object holding a credential in a getter
   // or on its prototype (a config class) is sent what was checked, and a package's own options never
   // reach the HTTP client, whatever their names.
+  // Given: a missing base URL is the first issue above.
   const options: Record<string, unknown> = { baseUrl: defaults.baseUrl };
   for (const field of PASSED) if (source[field] !== undefined) options[field] = source[field];
   return options as unknown as HttpClientOptions;

@@ -9,6 +9,7 @@ import type { PromoReviewError } from "@promo-review/errors";
 import { type Redactor, redactorFor } from "@promo-review/errors/internal";
 import type { AttemptObserver, ObservedOperation, Observer } from "@promo-review/errors/observe";
 import { platformStreamFetch } from "#stream-fetch";
+import { userAgent } from "#user-agent";
 import { type AttemptRequest, attempt, type ExpectedStatuses, isStream, type Transport } from "./attempt.js";
 import type { RequestBudget } from "./budget.js";
 import { authHeaders, type Credentials, checkCredentials, secretsOf } from "./credentials.js";
@@ -19,7 +20,7 @@ import { createOriginPolicy } from "./origin.js";
 import type { RequestBody } from "./request-body.js";
 import { DEFAULT_RETRY, isSafeToRetry, type RetryPolicy, retrying } from "./retry.js";
 import { newCorrelationId, resolveUrl } from "./url.js";
-import { type AppInfo, userAgent } from "./user-agent.js";
+import type { AppInfo } from "./user-agent.js";
 import { HTTP_VERSION } from "./version.js";
 
 /** The default deadline of one attempt: from sending to the last byte of the answer. 30 s. */
@@ -260,7 +261,7 @@ function pipeline(options: HttpCoreOptions, observe: (redact: Redactor) => Obser
       const idempotent = request.idempotent ?? IDEMPOTENT.has(method);
       const single =
         request.retry === false || (options.retry === false && !request.retry) || isStream(request.body);
-      const retry: RetryPolicy = { ...DEFAULT_RETRY, ...(options.retry || {}), ...(request.retry || {}) };
+      const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry, ...request.retry };
       // The request as each attempt sends it: its own fields, with the client's defaults resolved.
       const sent: AttemptRequest = {
         ...request,
@@ -283,12 +284,12 @@ function pipeline(options: HttpCoreOptions, observe: (redact: Redactor) => Obser
         parent,
       });
       const started = Date.now();
-      // The attempt under way: its observer is told of the retry that follows its failure.
-      let observed: { attempt: number; observer: AttemptObserver | undefined } | undefined;
+      // The observer of the attempt under way (attempts run one after another): told of the retry that
+      // follows its failure, whose number `onRetry` is given.
+      let current: AttemptObserver | undefined;
       return retrying(
         async (attempts) => {
-          const current = observation?.attemptStarted?.(attempts);
-          observed = { attempt: attempts, observer: current };
+          current = observation?.attemptStarted?.(attempts);
           try {
             const result = await attempt<T>(transport, { ...sent, parent }, current);
             current?.ended?.({ status: result.status });
@@ -310,7 +311,7 @@ function pipeline(options: HttpCoreOptions, observe: (redact: Redactor) => Obser
           policy: retry,
           onRetry(error, attempts, delayMs) {
             const typed = error as PromoReviewError;
-            observed?.observer?.retrying?.({ error: typed, delayMs, attempt: observed.attempt });
+            current?.retrying?.({ error: typed, delayMs, attempt: attempts });
             request.onRetry?.({ retry: attempts, error: typed, delayMs });
           },
           signal: request.signal,

@@ -68,12 +68,8 @@ export function notRequested(correlationId: string): ResponseMetadata {
  * and `Object.keys` see the result exactly as before; read-only, so it cannot be mistaken for data.
  */
 export function withResponse<T extends object>(value: T, metadata: ResponseMetadata): WithResponse<T> {
-  Object.defineProperty(value, "$response", {
-    value: metadata,
-    enumerable: false,
-    writable: false,
-    configurable: true,
-  });
+  // `defineProperty` leaves a property non-enumerable and read-only unless told otherwise.
+  Object.defineProperty(value, "$response", { value: metadata, configurable: true });
   return value as WithResponse<T>;
 }
 

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { json, scriptedServer } from "../test/support/server.js";
 import { createHttpClient, HTTP_VERSION, runtimeOf, userAgent } from "./index.js";
+import { userAgent as browserUserAgent } from "./user-agent.browser.js";
 
 const credentials = { apiKey: "pr_live_k0123456789", externalUserId: "u-1" };
 
@@ -79,6 +80,27 @@ describe("User-Agent: promo-review-sdk/<version> (<runtime>/<version>) on every 
         ).toThrow(/appInfo.url/);
       }),
     );
+  });
+});
+
+describe("a browser build carries no runtime detection (the `#user-agent` import's `browser` condition)", () => {
+  it("the browser module adds nothing, whatever the options, as the detection does in a browser", () => {
+    expect(browserUserAgent()).toBeUndefined();
+    expect(browserUserAgent({ sdkVersion: "1", appInfo: { name: "MyApp", version: "1.2" } })).toBeUndefined();
+  });
+
+  it("Node, Deno, Bun, workerd, Workers and edge functions resolve the detection before `browser`", () => {
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
+      imports: Record<string, Record<string, string>>;
+    };
+    const conditions = Object.entries(manifest.imports["#user-agent"] ?? {});
+    const browserAt = conditions.findIndex(([condition]) => condition === "browser");
+    expect(conditions[browserAt]?.[1]).toBe("./dist/user-agent.browser.js");
+    const before = Object.fromEntries(conditions.slice(0, browserAt));
+    for (const condition of ["node", "workerd", "worker", "edge-light"]) {
+      expect(before[condition]).toBe("./dist/user-agent.js");
+    }
+    expect(conditions.at(-1)).toEqual(["default", "./dist/user-agent.js"]);
   });
 });
 

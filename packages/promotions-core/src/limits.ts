@@ -56,7 +56,8 @@ export const REVIEW_STATUSES = [
   "none",
 ] as const;
 
+// Marked pure: a bundle that reads no decision (one that only creates promotions) drops both lists.
 /** A version's decision values: the review statuses without `expired` (closed in the spec). */
-export const DECISION_VALUES = REVIEW_STATUSES.filter(
+export const DECISION_VALUES = /* @__PURE__ */ REVIEW_STATUSES.filter(
   (status): status is Exclude<(typeof REVIEW_STATUSES)[number], "expired"> => status !== "expired",
 );

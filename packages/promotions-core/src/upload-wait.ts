@@ -139,9 +139,12 @@ export function waitingForUploads(
   what: string,
   signal: AbortSignal | undefined,
 ): NonNullable<OperationCall["around"]> {
-  const options = { ...core.uploadWait, operation: name, telemetry: core.http.telemetry };
   return (send, { operation, correlationId }) =>
-    sendWaitingForUploads(send, { ...options, parent: operation }, signal).catch((error: unknown) => {
+    sendWaitingForUploads(
+      send,
+      { ...core.uploadWait, operation: name, telemetry: core.http.telemetry, parent: operation },
+      signal,
+    ).catch((error: unknown) => {
       throw explainAmbiguous(error, what, correlationId);
     });
 }

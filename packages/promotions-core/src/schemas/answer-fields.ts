@@ -9,10 +9,12 @@ import { plainObjectSchema } from "./primitives.js";
 /** A uuid string. */
 export const uuidAnswer = v.pipe(v.string("must be a UUID string"), v.uuid("must be a UUID string"));
 
-const integer = v.pipe(v.number("must be an integer"), v.safeInteger("must be an integer"));
-
 /** An integer above 0 (a version number, a count). */
-export const positiveIntegerAnswer = v.pipe(integer, v.minValue(1, "must be an integer > 0"));
+export const positiveIntegerAnswer = v.pipe(
+  v.number("must be an integer"),
+  v.safeInteger("must be an integer"),
+  v.minValue(1, "must be an integer > 0"),
+);
 
 /** Any JSON object (not an array, not null). */
 export const plainObjectAnswer = plainObjectSchema("must be a JSON object");

@@ -47,13 +47,6 @@ export function checkFormatAndContent(body: Record<string, unknown>, addIssue: A
   }
 }
 
-/** The body as a plain object, or undefined for anything else (its type error is reported elsewhere). */
-export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : undefined;
-}
-
 /** The fields a body with `variations` must not carry at the top level. */
 export const EXCLUSIVE_WITH_VARIATIONS = ["uploadIds", "content", "fileFormat"] as const;
 

@@ -6,7 +6,7 @@
  */
 import * as v from "valibot";
 import { PROMOTION_TYPES } from "../limits.js";
-import { asRecord, checkExclusiveWithVariations, checkFormatAndContent } from "./content-rule.js";
+import { checkExclusiveWithVariations, checkFormatAndContent } from "./content-rule.js";
 import { metadataSchema } from "./metadata.js";
 import {
   booleanSchema,
@@ -14,6 +14,7 @@ import {
   deadlineSchema,
   detailsSchema,
   fileFormatSchema,
+  isPlainObject,
   nonEmptyStringSchema,
   nonEmptyUuidListSchema,
   plainObjectSchema,
@@ -54,8 +55,9 @@ export const createPromotionSchema = v.pipe(
     "the creation request must be a JSON object",
   ),
   v.rawCheck(({ dataset, addIssue }) => {
-    const record = asRecord(dataset.value);
-    if (!record) return;
+    // A body of any other type was refused by the first step; the rule is about an object's fields.
+    const record = dataset.value;
+    if (!isPlainObject(record)) return;
     if (record["variations"] !== undefined) checkExclusiveWithVariations(record, addIssue);
     else checkFormatAndContent(record, addIssue);
   }),

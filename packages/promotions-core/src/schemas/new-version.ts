@@ -4,11 +4,12 @@
  * names only uploadIds, fileFormat and details and says "and further fields").
  */
 import * as v from "valibot";
-import { asRecord, checkFormatAndContent } from "./content-rule.js";
+import { checkFormatAndContent } from "./content-rule.js";
 import {
   booleanSchema,
   detailsSchema,
   fileFormatSchema,
+  isPlainObject,
   nonEmptyStringSchema,
   plainObjectSchema,
   stringSchema,
@@ -30,7 +31,7 @@ export const newVersionSchema = v.pipe(
     "the new-version request must be a JSON object",
   ),
   v.rawCheck(({ dataset, addIssue }) => {
-    const body = asRecord(dataset.value);
-    if (body) checkFormatAndContent(body, addIssue);
+    const body = dataset.value;
+    if (isPlainObject(body)) checkFormatAndContent(body, addIssue);
   }),
 );

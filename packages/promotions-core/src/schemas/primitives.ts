@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import { FILE_FORMATS, MAX_DETAILS_LENGTH } from "../limits.js";
-import { isCalendarDate, isIsoDateTime } from "./dates.js";
+import { isDateOrDateTime, isIsoDateTime } from "./dates.js";
 
 /** A free-text string; also the first step of every string field with further rules (one schema, built once). */
 export const stringSchema = v.string("must be a string");
@@ -44,7 +44,7 @@ export const fileFormatSchema = v.picklist(FILE_FORMATS, `must be one of ${FILE_
 export const deadlineSchema = v.pipe(
   stringSchema,
   v.check(
-    (value) => isCalendarDate(value) || isIsoDateTime(value),
+    isDateOrDateTime,
     "must be a date YYYY-MM-DD or an ISO 8601 date-time with an offset (e.g. 2025-01-31T12:00:00Z)",
   ),
 );
@@ -55,13 +55,15 @@ export const dateTimeSchema = v.pipe(
   v.check(isIsoDateTime, "must be an ISO 8601 date-time with an offset (e.g. 2025-01-31T12:00:00Z)"),
 );
 
+/** Whether `value` is a plain JSON object: not null, not an array. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /**
  * A plain JSON object. `v.looseObject` alone accepts arrays (they are objects), so request bodies and
  * `metadata` are checked with this first.
  */
 export function plainObjectSchema(message: string) {
-  return v.custom<Record<string, unknown>>(
-    (value) => typeof value === "object" && value !== null && !Array.isArray(value),
-    message,
-  );
+  return v.custom<Record<string, unknown>>(isPlainObject, message);
 }

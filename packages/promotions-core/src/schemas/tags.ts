@@ -16,7 +16,9 @@ export function isReservedTag(name: string): boolean {
 /** One tag name, trimmed. */
 export const tagSchema = v.pipe(
   stringSchema,
-  v.trim(),
+  // The same trimming as `v.trim()`, through the transform the list's de-duplication needs anyway:
+  // one valibot action fewer in a bundle.
+  v.transform((name: string) => name.trim()),
   v.minLength(1, "must not be empty (after trimming)"),
   v.maxLength(MAX_TAG_LENGTH, `must be at most ${MAX_TAG_LENGTH} characters (after trimming)`),
   v.check(

@@ -24,6 +24,7 @@ export async function promotionsCreate(
     validate: core.validate,
     around: waitingForUploads(core, createPromotion.name, "The promotion", options.signal),
   });
-  const result = { ...data, metadata: data.metadata ?? {}, tags: Array.isArray(data.tags) ? data.tags : [] };
+  // The answer was checked: `metadata` and `tags`, when present, are an object and an array.
+  const result = { ...data, metadata: data.metadata ?? {}, tags: data.tags ?? [] };
   return withResponse(result, data.$response);
 }
