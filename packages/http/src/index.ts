@@ -69,6 +69,7 @@ export {
   type RunnableDeclaration,
   runOperation,
   sendOperation,
+  uuidDetails,
 } from "./run-operation.js";
 export { checkAnswer, checkBody, checkId, type Schema } from "./schema-check.js";
 export {

@@ -107,11 +107,15 @@ export function fillPath(template: string, params: object = {}): string {
   return template.replace(PLACEHOLDER, (_, field: string) => checkId(ids[field], field));
 }
 
-/** The uuid-valued params: what an observer may hear of them (a key pasted by mistake never is). */
-function idsOf(params: object | undefined): Record<string, ObservedValue> {
+/**
+ * The uuid-valued fields of `ids` (under a key `keys` matches, when given): what an observer may hear
+ * of an operation's ids, since ids are not secrets, while a value passed by mistake (a key pasted into
+ * the wrong argument) never is published.
+ */
+export function uuidDetails(ids: object | undefined, keys?: RegExp): Record<string, ObservedValue> {
   const details: Record<string, ObservedValue> = {};
-  for (const [key, value] of Object.entries(params ?? {})) {
-    if (isUuid(value)) details[key] = value;
+  for (const [key, value] of Object.entries(ids ?? {})) {
+    if (isUuid(value) && (!keys || keys.test(key))) details[key] = value;
   }
   return details;
 }
@@ -202,7 +206,7 @@ export function runOperation<D extends RunnableDeclaration, T = OperationAnswer<
       redact: http.redact,
       name: declaration.name,
       // Built only when observed: without an observer no observation code runs, not even this.
-      details: telemetry ? idsOf(call.params) : undefined,
+      details: telemetry ? uuidDetails(call.params) : undefined,
       parent: call.parent,
     },
     (operation) => sendOperation<D, T>(http, declaration, call, operation),
