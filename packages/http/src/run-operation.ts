@@ -20,7 +20,8 @@ import {
   type WithResponse,
   withResponse,
 } from "./response-metadata.js";
-import { checkAnswer, checkBody, checkId, type Schema } from "./schema-check.js";
+import { checkAnswer, checkBody, type Schema } from "./schema-check.js";
+import { fillPath, sendRoute } from "./send-route.js";
 import { newCorrelationId } from "./url.js";
 import { HTTP_VERSION } from "./version.js";
 
@@ -96,16 +97,6 @@ export interface RunContext {
 }
 
 const SOURCE: ObservationSource = { name: "@promo-review/http", version: HTTP_VERSION };
-const PLACEHOLDER = /\{(\w+)\}/g;
-
-/**
- * `template` with each `{id}` checked to be a uuid, in order (so a typo costs no request), and put
- * in: a uuid holds only hex digits and hyphens, so it needs no encoding. A missing id is refused.
- */
-export function fillPath(template: string, params: object = {}): string {
-  const ids = params as Record<string, unknown>;
-  return template.replace(PLACEHOLDER, (_, field: string) => checkId(ids[field], field));
-}
 
 /**
  * The uuid-valued fields of `ids` (under a key `keys` matches, when given): what an observer may hear
@@ -159,13 +150,8 @@ export async function sendOperation<D extends RunnableDeclaration, T = Operation
   const path = (chosen ?? filled) + (query ? `?${new URLSearchParams(query)}` : "");
   const correlationId = call.correlationId ?? newCorrelationId();
   const send = async () => {
-    const result = await http.request<unknown>(path, {
-      method: declaration.method,
-      ...(json !== undefined ? { json } : {}),
-      idempotent: declaration.resend === "safe",
-      // Any 2xx is an answer, the declared one or not (tolerant where the service strays from the spec
-      // without harm); a declared status outside 2xx is one too; every other is the pipeline's typed error.
-      expect: declaration.statuses,
+    const result = await sendRoute(http, declaration, path, {
+      json,
       parent: operation,
       urlTemplate: call.path === undefined ? declaration.path : undefined,
       ...callControl(call),
