@@ -37,7 +37,7 @@ export { type Deadline, deadlineSignal, type StartableDeadline, startableDeadlin
 export type { RequestEvent, RequestHooks, RetryEvent } from "./hooks.js";
 export type { Logger, LogLevel } from "./logger.js";
 export type { ObservabilityOptions } from "./observability-options.js";
-export type { OperationDeclaration, ResendRule } from "./operation.js";
+export type { OperationDeclaration, OperationRoute, ResendRule } from "./operation.js";
 export type { OriginPolicy } from "./origin.js";
 export { type PollBackoff, type PollCheck, type PollOptions, type PollPause, poll } from "./poll.js";
 export { type HopContext, MAX_REDIRECTS } from "./redirect.js";
@@ -61,7 +61,6 @@ export {
   sleep,
 } from "./retry.js";
 export {
-  fillPath,
   type OperationAnswer,
   type OperationCall,
   type OperationResult,
@@ -69,8 +68,9 @@ export {
   type RunnableDeclaration,
   runOperation,
   sendOperation,
+  uuidDetails,
 } from "./run-operation.js";
-export { checkAnswer, checkBody, checkId, type Schema } from "./schema-check.js";
+export { checkAnswer, checkBody, type Schema } from "./schema-check.js";
 export {
   type AddIssue,
   addIssueAt,
@@ -79,6 +79,7 @@ export {
   issueField,
   toLocalIssues,
 } from "./schema-issues.js";
+export { checkId, fillPath, type RouteRequest, sendRoute } from "./send-route.js";
 export { settleBoundMs } from "./settle-bound.js";
 export { setLongTimeout } from "./timers.js";
 export { newCorrelationId, resolveUrl } from "./url.js";

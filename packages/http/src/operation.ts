@@ -15,26 +15,35 @@ export type ResendRule =
   | "notProcessed";
 
 /**
- * One operation, as the spec states it. `Request` and `Response` are the schemas of its body and of
- * its success answer (valibot's, in this SDK), kept as values so that a generator can read them.
+ * An operation's route: what sending it needs, as plain data without schemas (its name, method, path
+ * template, statuses and resend rule). A package's runtime imports its routes alone, so a
+ * bundle that checks its answers by hand (a browser upload) carries no schema library; the package's
+ * `/operations` entry composes each route with its schemas into the {@link OperationDeclaration}.
  */
-export interface OperationDeclaration<Request = unknown, Response = unknown> {
+export interface OperationRoute {
   /** `<client>.<method>`, as the user calls it and as observers name it: `promotions.create`. */
   readonly name: string;
   /** Upper-case: `GET`, `POST`, ... */
   readonly method: string;
   /** The spec's path template (`/v1/promotions/{promotionId}`): each `{id}` a uuid, put in once checked. */
   readonly path: string;
-  /** The request body's schema; absent when the operation sends none. */
-  readonly request?: Request | undefined;
-  /** The success answer's schema. */
-  readonly response: Response;
   /** The success statuses the spec states (or, where it states none, the one the service answers). */
   readonly statuses: readonly number[];
   /** When the request may be sent again. */
   readonly resend: ResendRule;
+}
+
+/**
+ * One operation, as the spec states it: its route, and the schemas of its body and of its success
+ * answer (valibot's, in this SDK), kept as values so that a generator can read them.
+ */
+export interface OperationDeclaration<Request = unknown, Response = unknown> extends OperationRoute {
   /** The rate-budget rule the request spends (`shared`: the main API's one budget per key). */
   readonly budget: string;
+  /** The request body's schema; absent when the operation sends none. */
+  readonly request?: Request | undefined;
+  /** The success answer's schema. */
+  readonly response: Response;
   /**
    * What a local refusal of the request body says (`The promotion creation request is invalid`).
    * Default `The request is invalid`.

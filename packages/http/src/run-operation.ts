@@ -20,7 +20,8 @@ import {
   type WithResponse,
   withResponse,
 } from "./response-metadata.js";
-import { checkAnswer, checkBody, checkId, type Schema } from "./schema-check.js";
+import { checkAnswer, checkBody, type Schema } from "./schema-check.js";
+import { fillPath, sendRoute } from "./send-route.js";
 import { newCorrelationId } from "./url.js";
 import { HTTP_VERSION } from "./version.js";
 
@@ -96,22 +97,16 @@ export interface RunContext {
 }
 
 const SOURCE: ObservationSource = { name: "@promo-review/http", version: HTTP_VERSION };
-const PLACEHOLDER = /\{(\w+)\}/g;
 
 /**
- * `template` with each `{id}` checked to be a uuid, in order (so a typo costs no request), and put
- * in: a uuid holds only hex digits and hyphens, so it needs no encoding. A missing id is refused.
+ * The uuid-valued fields of `ids` (under a key `keys` matches, when given): what an observer may hear
+ * of an operation's ids, since ids are not secrets, while a value passed by mistake (a key pasted into
+ * the wrong argument) never is published.
  */
-export function fillPath(template: string, params: object = {}): string {
-  const ids = params as Record<string, unknown>;
-  return template.replace(PLACEHOLDER, (_, field: string) => checkId(ids[field], field));
-}
-
-/** The uuid-valued params: what an observer may hear of them (a key pasted by mistake never is). */
-function idsOf(params: object | undefined): Record<string, ObservedValue> {
+export function uuidDetails(ids: object | undefined, keys?: RegExp): Record<string, ObservedValue> {
   const details: Record<string, ObservedValue> = {};
-  for (const [key, value] of Object.entries(params ?? {})) {
-    if (isUuid(value)) details[key] = value;
+  for (const [key, value] of Object.entries(ids ?? {})) {
+    if (isUuid(value) && (!keys || keys.test(key))) details[key] = value;
   }
   return details;
 }
@@ -155,13 +150,8 @@ export async function sendOperation<D extends RunnableDeclaration, T = Operation
   const path = (chosen ?? filled) + (query ? `?${new URLSearchParams(query)}` : "");
   const correlationId = call.correlationId ?? newCorrelationId();
   const send = async () => {
-    const result = await http.request<unknown>(path, {
-      method: declaration.method,
-      ...(json !== undefined ? { json } : {}),
-      idempotent: declaration.resend === "safe",
-      // Any 2xx is an answer, the declared one or not (tolerant where the service strays from the spec
-      // without harm); a declared status outside 2xx is one too; every other is the pipeline's typed error.
-      expect: declaration.statuses,
+    const result = await sendRoute(http, declaration, path, {
+      json,
       parent: operation,
       urlTemplate: call.path === undefined ? declaration.path : undefined,
       ...callControl(call),
@@ -202,7 +192,7 @@ export function runOperation<D extends RunnableDeclaration, T = OperationAnswer<
       redact: http.redact,
       name: declaration.name,
       // Built only when observed: without an observer no observation code runs, not even this.
-      details: telemetry ? idsOf(call.params) : undefined,
+      details: telemetry ? uuidDetails(call.params) : undefined,
       parent: call.parent,
     },
     (operation) => sendOperation<D, T>(http, declaration, call, operation),

@@ -1,13 +1,11 @@
 /**
- * The checks the operation runner makes with a declaration's schemas: an id before it goes into a
- * path, a request body before it is sent (a local `ValidationError` in the server's shape), and an
+ * The checks the operation runner makes with a declaration's schemas: a request body before it is sent (a local `ValidationError` in the server's shape), and an
  * answer against what the spec states for it (an `UNEXPECTED_RESPONSE` naming the field).
  * @packageDocumentation
  */
 import {
   describeValue,
   expectObject,
-  isUuid,
   localValidationError,
   type ResponseContext,
   unexpectedResponse,
@@ -17,16 +15,6 @@ import { isMissingKey, issueField, toLocalIssues } from "./schema-issues.js";
 
 /** A schema of a declaration, as the runner reads it (valibot's). */
 export type Schema = v.GenericSchema<unknown, unknown>;
-
-/**
- * Returns `value` when it is a uuid, else throws a local `ValidationError` for `field` ("must be a
- * UUID string", "must be a UUID"), so that a typo in a path parameter costs no request.
- */
-export function checkId(value: unknown, field: string): string {
-  if (isUuid(value)) return value;
-  const message = typeof value === "string" ? "must be a UUID" : "must be a UUID string";
-  throw localValidationError([{ field, message }], `${field} is invalid`);
-}
 
 /**
  * Checks `body` against `schema` and returns the schema's output, or throws a local

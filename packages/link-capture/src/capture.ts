@@ -21,6 +21,7 @@ import {
   httpClientFrom,
   newCorrelationId,
   responseMetadata,
+  sendRoute,
   type WithResponse,
   withResponse,
 } from "@promo-review/http";
@@ -35,6 +36,7 @@ import {
 import { linkKind, nodeIdOf, parseLink } from "./link-kind.js";
 import { linkOrigin } from "./observation.js";
 import { ImportPoll, type PollPacing } from "./poll.js";
+import { captureRoute, framesRoute } from "./routes.js";
 import type { CaptureResponse, FileFormat, ImportPollState, WaitOptions } from "./types.js";
 
 /**
@@ -117,12 +119,9 @@ type CaptureBody = { uploadId: string; statusUrl?: unknown; fileFormat?: unknown
  * non-empty string, `fileFormat` and `source` strings when present); without one a finished capture
  * (`uploadId` uuid and `fileFormat`). A breach is `UNEXPECTED_RESPONSE`.
  */
-function checkCaptureAnswer(
-  answer: { data: unknown; correlationId: string; status: number },
-  redact: Redactor,
-): CaptureBody {
+function checkCaptureAnswer(answer: HttpResult<unknown>, redact: Redactor): CaptureBody {
   const context = {
-    operation: "links.capture",
+    operation: captureRoute.name,
     correlationId: answer.correlationId,
     status: answer.status,
     redact,
@@ -175,7 +174,7 @@ const discover = (
   o: DiscoverOptions,
   parent: ObservedOperation | undefined,
 ) =>
-  operation(settings, "links.discoverFrames", parent, async (op) => {
+  operation(settings, framesRoute.name, parent, async (op) => {
     // Checked inside the operation: a bad link ends it as a local VALIDATION_ERROR, with nothing sent.
     parseLink(url);
     const found = await discoverFrames(settings.http, url, o, op);
@@ -240,10 +239,8 @@ async function start(
   const designFrameId = design ? await frameFor(settings, url, link, o, correlationId, op) : o.designFrameId;
   let answer: HttpResult<unknown>;
   try {
-    answer = await http.request<unknown>("/v1/links", {
+    answer = await sendRoute(http, captureRoute, captureRoute.path, {
       parent: op,
-      urlTemplate: "/v1/links",
-      method: "POST",
       // The link is sent exactly as given: its node-id, if any, is the service's to read.
       json: { url, designFrameId }, // JSON.stringify leaves out an undefined designFrameId
       correlationId,
@@ -314,7 +311,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
   return {
     http,
     capture: (url, o = {}) =>
-      operation(settings, "links.capture", o.parent, async (op) => {
+      operation(settings, captureRoute.name, o.parent, async (op) => {
         const poll = await start(settings, url, o, op, true);
         if (poll.result) {
           o.onStatus?.({ type: "completed", result: poll.result });

@@ -11,12 +11,11 @@ import {
   callControl,
   type HttpClient,
   responseMetadata,
+  sendRoute,
   type WithResponse,
   withResponse,
 } from "@promo-review/http";
-
-/** Frame discovery's path (the spec's "see gap below": docs/gaps.md). */
-const FRAMES_PATH = "/v1/links/design/frames";
+import { framesRoute } from "./routes.js";
 
 /** The largest frame the service imports: "about 6 megapixels". */
 export const MAX_FRAME_PIXELS = 6_000_000;
@@ -88,12 +87,9 @@ export async function discoverFrames(
   options: DiscoverOptions = {},
   parent?: ObservedOperation,
 ): Promise<WithResponse<FrameDiscovery>> {
-  const answer = await http.request<{ frames?: unknown }>(FRAMES_PATH, {
-    method: "POST",
+  const answer = await sendRoute<{ frames?: unknown }>(http, framesRoute, framesRoute.path, {
     json: { url },
-    idempotent: true,
     parent,
-    urlTemplate: FRAMES_PATH,
     ...callControl(options),
     signal: options.signal,
     correlationId: options.correlationId || undefined, // an empty id is no id: http makes one

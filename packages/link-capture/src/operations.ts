@@ -1,12 +1,13 @@
 /**
- * Link capture's operations on the main API, each declared once as data and valibot schemas (see
- * `OperationDeclaration` of `@promo-review/http`): the capture (POST /v1/links), the import status
+ * Link capture's operations on the main API, each declared once: its route (`routes.ts`, what the
+ * client sends by) with valibot schemas (see `OperationDeclaration` of `@promo-review/http`): the capture (POST /v1/links), the import status
  * poll (GET {statusUrl}) and frame discovery. A description of the service (OpenAPI) is generated from
  * them. The schemas state what the client checks (`capture.ts`, `poll.ts`, `frames.ts`): what the
  * spec states is required, the rest open, unknown fields kept.
  */
 import type { OperationDeclaration } from "@promo-review/http";
 import * as v from "valibot";
+import { captureRoute, framesRoute, pollRoute } from "./routes.js";
 
 const uuid = v.pipe(v.string(), v.uuid());
 const nonEmpty = v.pipe(v.string(), v.minLength(1));
@@ -66,13 +67,9 @@ export const framesAnswerSchema = v.looseObject({
  * link-capture budget (10 a minute per key) besides the shared one; resent only when not processed.
  */
 export const captureLink = {
-  name: "links.capture",
-  method: "POST",
-  path: "/v1/links",
+  ...captureRoute,
   request: captureRequestSchema,
   response: captureAnswerSchema,
-  statuses: [201, 202],
-  resend: "notProcessed",
   budget: "links",
 } as const satisfies OperationDeclaration;
 
@@ -82,23 +79,15 @@ export const captureLink = {
  * one the simulator issues (`/v1/links/imports/{importId}?source=...&sig=...`, the import's upload id; docs/gaps.md "Links").
  */
 export const pollImport = {
-  name: "links.poll",
-  method: "GET",
-  path: "/v1/links/imports/{importId}",
+  ...pollRoute,
   response: importStatusAnswerSchema,
-  statuses: [200],
-  resend: "safe",
   budget: "shared",
 } as const satisfies OperationDeclaration;
 
 /** Lists a design file's frames; read-only, so resent like a read (docs/gaps.md row 13). */
 export const discoverDesignFrames = {
-  name: "links.discoverFrames",
-  method: "POST",
-  path: "/v1/links/design/frames",
+  ...framesRoute,
   request: discoverFramesRequestSchema,
   response: framesAnswerSchema,
-  statuses: [200],
-  resend: "safe",
   budget: "shared",
 } as const satisfies OperationDeclaration;

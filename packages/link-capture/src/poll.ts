@@ -18,10 +18,12 @@ import {
   poll,
   responseMetadata,
   retryDelay,
+  sendRoute,
   withResponse,
 } from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
 import { linkOrigin } from "./observation.js";
+import { pollRoute } from "./routes.js";
 import type { CaptureResponse, CaptureResult, ImportPollState, WaitOptions } from "./types.js";
 
 /** How polls are paced. */
@@ -45,7 +47,7 @@ type StatusBody = {
 };
 
 function unexpected(field: string, problem: string, correlationId: string): PromoReviewError {
-  return unexpectedResponse({ operation: "links.poll", field, problem, correlationId });
+  return unexpectedResponse({ operation: pollRoute.name, field, problem, correlationId });
 }
 
 /** One import being polled. Made by `links.startImport()` or `links.resumePoll()`. */
@@ -152,7 +154,8 @@ export class ImportPoll {
         try {
           // No url.template: `statusUrl` is the service's to shape (the spec writes only `{statusUrl}`),
           // so the CLIENT span is named by its method alone.
-          answer = await this.#http.request<StatusBody>(state.statusUrl, {
+          answer = await sendRoute<StatusBody>(this.#http, pollRoute, state.statusUrl, {
+            urlTemplate: undefined,
             correlationId: state.correlationId,
             retry: false,
             timeoutMs: this.#pacing.requestTimeoutMs,

@@ -3,9 +3,8 @@
  * and version, and the ids its operations act on. Nothing here runs unless the client has a
  * `telemetry` observer (its own option, or the shared `http` client's).
  */
-import { isUuid } from "@promo-review/errors/internal";
 import type { ObservationOrigin, ObservedValue } from "@promo-review/errors/observe";
-import type { HttpClient } from "@promo-review/http";
+import { type HttpClient, uuidDetails } from "@promo-review/http";
 import { PROMOTIONS_CORE_VERSION } from "./version.js";
 
 /** The package, as observers name it (an OpenTelemetry adapter's instrumentation scope). */
@@ -27,12 +26,6 @@ const ID = /^(promotion|version|evaluation|comment)Id$/;
 /**
  * `promotionId`, `versionId`, `evaluationId` and `commentId` of `ids` (ids are not secrets), each
  * only when it is a uuid: a value passed by mistake (a key pasted into the wrong argument) is never
- * published.
+ * published. http's `uuidDetails`, kept to this package's ids (never a result's `correlationId`).
  */
-export function idDetails(ids: object): Record<string, ObservedValue> {
-  const details: Record<string, ObservedValue> = {};
-  for (const [key, value] of Object.entries(ids)) {
-    if (ID.test(key) && isUuid(value)) details[key] = value;
-  }
-  return details;
-}
+export const idDetails = (ids: object): Record<string, ObservedValue> => uuidDetails(ids, ID);

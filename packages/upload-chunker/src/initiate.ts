@@ -3,8 +3,8 @@
  */
 import { checkResponse, unexpectedResponse } from "@promo-review/errors/internal";
 import type { ObservedOperation } from "@promo-review/errors/observe";
-import type { HttpClient } from "@promo-review/http";
-import { INITIATE_TEMPLATE } from "./observation.js";
+import { type HttpClient, sendRoute } from "@promo-review/http";
+import { initiateRoute, statusRoute } from "./routes.js";
 
 /** The file service's answer to an initiation. */
 export interface Initiated {
@@ -36,17 +36,15 @@ export async function initiateUpload(
     parent?: ObservedOperation | undefined;
   } = {},
 ): Promise<Initiated> {
-  const result = await http.request<unknown>("/v1/uploads", {
-    method: "POST",
+  const result = await sendRoute(http, initiateRoute, initiateRoute.path, {
     json: body,
     signal: options.signal,
     correlationId: options.correlationId,
     parent: options.parent,
-    urlTemplate: INITIATE_TEMPLATE,
   });
   // What the spec states of the initiation answer; any 2xx status is success (not shown).
   const context = {
-    operation: "uploads.initiate",
+    operation: initiateRoute.name,
     correlationId: result.correlationId,
     status: result.status,
     redact: http.redact,
@@ -81,7 +79,10 @@ export async function initiateUpload(
 /** A `.` or `..` path segment, plainly or percent-encoded. */
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|#|$)/i;
 
-/** The path of an upload on the file service (its status, and its chunks' target). */
+/**
+ * The path of upload `uploadId` on the file service (its status, and its chunks' target): its route's
+ * template filled. The id is a uuid, checked (`checkUploadId`), so it needs no encoding.
+ */
 export function uploadPath(uploadId: string): string {
-  return `/v1/uploads/${encodeURIComponent(uploadId)}`;
+  return statusRoute.path.replace("{uploadId}", uploadId);
 }

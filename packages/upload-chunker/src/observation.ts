@@ -1,7 +1,7 @@
 /**
  * What an upload tells the uploader's `telemetry` observer, as plain data (the adapter,
- * `@promo-review/opentelemetry`, names it): the operation's details once the file is checked, and the
- * spec's path templates its requests are named by. Without an observer none of it is asked for.
+ * `@promo-review/opentelemetry`, names it): the operation's details once the file is checked (its
+ * requests are named by their routes, `routes.ts`). Without an observer none of it is asked for.
  *
  * No file name anywhere (a user's file name may be personal data), no URL (the http package publishes
  * the redacted one with each request).
@@ -10,15 +10,6 @@ import type { ObservationOrigin, ObservedValue } from "@promo-review/errors/obse
 import type { HttpClient } from "@promo-review/http";
 import { formatOf } from "./formats.js";
 import { UPLOAD_CHUNKER_VERSION } from "./version.js";
-
-/** The spec's path of initiation: the request's `urlTemplate`. */
-export const INITIATE_TEMPLATE = "/v1/uploads";
-
-/**
- * The spec's path of a chunk PUT and a status read (`PUT /v1/uploads/{uploadId}` "(the uploadUrl)"):
- * the template of every request to the `uploadUrl`, whatever the service put in it (a token, say).
- */
-export const UPLOAD_TEMPLATE = "/v1/uploads/{uploadId}";
 
 /** Who publishes an uploader's observations: this package, redacting as its client does. */
 export const uploaderOrigin = (http: HttpClient): ObservationOrigin => ({

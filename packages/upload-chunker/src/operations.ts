@@ -1,12 +1,13 @@
 /**
- * The file service's operations, each declared once as data and valibot schemas (see
- * `OperationDeclaration` of `@promo-review/http`): upload initiation, the chunk PUT and the upload's
+ * The file service's operations, each declared once: its route (`routes.ts`, what the uploader sends
+ * by) with valibot schemas (see `OperationDeclaration` of `@promo-review/http`): upload initiation, the chunk PUT and the upload's
  * status. A description of the service (OpenAPI) is generated from them. The schemas state what the
  * client checks (`initiate.ts`, `put-chunk.ts`, `wait.ts`): what the spec states is required, the
  * rest open, unknown fields kept. The file service has no rate budget (docs/gaps.md row 23).
  */
 import type { OperationDeclaration } from "@promo-review/http";
 import * as v from "valibot";
+import { initiateRoute, putChunkRoute, statusRoute } from "./routes.js";
 import { UPLOAD_STATUSES } from "./upload-statuses.js";
 
 const uuid = v.pipe(v.string(), v.uuid());
@@ -55,14 +56,10 @@ export const uploadStatusAnswerSchema = v.looseObject({
 
 /** Starts an upload (201 in the simulator; not shown in the spec, docs/gaps.md row 16). */
 export const uploadInitiation = {
-  name: "uploads.initiate",
-  method: "POST",
-  path: "/v1/uploads",
+  ...initiateRoute,
+  budget: "none",
   request: initiateRequestSchema,
   response: initiatedAnswerSchema,
-  statuses: [201],
-  resend: "notProcessed",
-  budget: "none",
 } as const satisfies OperationDeclaration;
 
 /**
@@ -71,22 +68,14 @@ export const uploadInitiation = {
  * it is safe to resend; the chunk loop (`send-chunks.ts`) decides how.
  */
 export const chunkUpload = {
-  name: "uploads.putChunk",
-  method: "PUT",
-  path: "/v1/uploads/{uploadId}",
-  response: chunkAnswerSchema,
-  statuses: [200],
-  resend: "safe",
+  ...putChunkRoute,
   budget: "none",
+  response: chunkAnswerSchema,
 } as const satisfies OperationDeclaration;
 
 /** Reads an upload: its status, and where a resumed upload goes on from (`receivedBytes`). */
 export const uploadStatusRead = {
-  name: "uploads.status",
-  method: "GET",
-  path: "/v1/uploads/{uploadId}",
-  response: uploadStatusAnswerSchema,
-  statuses: [200],
-  resend: "safe",
+  ...statusRoute,
   budget: "none",
+  response: uploadStatusAnswerSchema,
 } as const satisfies OperationDeclaration;

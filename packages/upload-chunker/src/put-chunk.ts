@@ -13,14 +13,11 @@ import {
 } from "@promo-review/errors";
 import { isOverWaitBound } from "@promo-review/errors/internal";
 import type { ObservedOperation } from "@promo-review/errors/observe";
-import type { HttpClient, RequestBody } from "@promo-review/http";
+import { type HttpClient, type RequestBody, sendRoute } from "@promo-review/http";
 import { contentRange } from "./chunks.js";
-import { UPLOAD_TEMPLATE } from "./observation.js";
+import { putChunkRoute } from "./routes.js";
 import type { ChunkPace, UploadStatus } from "./types.js";
 import { byteOffsetOf, UPLOAD_STATUSES } from "./wait.js";
-
-/** The statuses besides 2xx a chunk PUT takes as the service's answer. */
-const CHUNK_ANSWERS = [308] as const;
 
 /** The file service's answer to a chunk. */
 export interface ChunkAnswer {
@@ -71,25 +68,24 @@ export async function putChunk(
   body: RequestBody,
   timeoutMs: number | undefined,
 ): Promise<ChunkAnswer> {
-  const result = await http.request<unknown>(chunk.uploadUrl, {
-    method: "PUT",
+  // The uploadUrl is the service's and may hold a token: the request is named by the route's template.
+  const result = await sendRoute(http, putChunkRoute, chunk.uploadUrl, {
     body,
     headers: {
       "Content-Range": contentRange(chunk.start, chunk.end, chunk.size),
       "Content-Length": String(chunk.end - chunk.start),
       "Content-Type": "application/octet-stream",
     },
-    // 308 "Resume Incomplete" (the resumable-upload convention) is an answer: the chunk was stored,
-    // more expected. A 308 with a Location stays a redirect, the pipeline's to check.
-    expect: CHUNK_ANSWERS,
+    // 308 "Resume Incomplete" (the resumable-upload convention, not in the spec: docs/gaps.md row 12)
+    // is an answer too: the chunk was stored, more expected. A 308 with a Location stays a redirect,
+    // the pipeline's to check.
+    expect: [308],
     retry: false,
     minBytesPerSecond: chunk.chunkPace.minBytesPerSecond,
     timeoutMs: timeoutMs ?? chunkDeadlineMs(chunk.end - chunk.start, chunk.chunkPace),
     signal: chunk.signal,
     correlationId: chunk.correlationId,
-    // The uploadUrl is the service's and may hold a token: the span is named by the spec's template.
     parent: chunk.parent,
-    urlTemplate: UPLOAD_TEMPLATE,
   });
   // The chunk answer is not shown in the spec: whatever it holds is read only when it makes sense
   // (a byte offset, a status of the upload enum), and any 2xx without them means the chunk was stored.

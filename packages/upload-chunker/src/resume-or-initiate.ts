@@ -5,6 +5,7 @@
 import { NotFoundError, PromoReviewError } from "@promo-review/errors";
 import { claimBeyond, withUploadState } from "./failure.js";
 import { initiateUpload, uploadPath } from "./initiate.js";
+import { statusRoute } from "./routes.js";
 import type { Placement, ResumeRecord, UploadContext, UploadState } from "./types.js";
 import { getUploadState } from "./wait.js";
 
@@ -114,7 +115,7 @@ function startOf(upload: UploadContext, state: UploadState): number {
   }
   const received = state.receivedBytes ?? 0;
   if (received > size)
-    throw claimBeyond("uploads.status", "receivedBytes", received, size, state.correlationId);
+    throw claimBeyond(statusRoute.name, "receivedBytes", received, size, state.correlationId);
   return state.status === "completed" ? size : received;
 }
 

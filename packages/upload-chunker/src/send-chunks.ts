@@ -14,6 +14,7 @@ import { chunkBody, chunkEnd } from "./chunks.js";
 import { claimBeyond, withUploadState } from "./failure.js";
 import { createProgressTracker, type ProgressTracker } from "./progress.js";
 import { type ChunkAnswer, classifyChunkFailure, putChunk } from "./put-chunk.js";
+import { putChunkRoute } from "./routes.js";
 import type { Placement, Sent, UploadContext, UploadProgress, UploadStatus } from "./types.js";
 import { getUploadState } from "./wait.js";
 
@@ -170,7 +171,7 @@ function accepted(run: ChunkRun, at: Standing, answer: ChunkAnswer, sending: Chu
   const sentEnd = Math.max(at.sentEnd, end);
   const next = answer.receivedBytes;
   if (next > sentEnd) {
-    throw claimBeyond("uploads.putChunk", "receivedBytes", next, sentEnd, answer.correlationId);
+    throw claimBeyond(putChunkRoute.name, "receivedBytes", next, sentEnd, answer.correlationId);
   }
   traceChunk(run, sending, "acknowledged");
   const { attempts, streamed } = at;
@@ -178,7 +179,7 @@ function accepted(run: ChunkRun, at: Standing, answer: ChunkAnswer, sending: Chu
   const failures = next > start ? 0 : at.failures + 1;
   if (failures > run.policy.limit) {
     throw unexpectedResponse({
-      operation: "uploads.putChunk",
+      operation: putChunkRoute.name,
       field: "receivedBytes",
       problem: `stayed at byte ${next} after the chunk at byte ${start} was accepted ${failures} times`,
       correlationId: answer.correlationId,
@@ -257,7 +258,7 @@ async function resynced(
   const expected = offset ?? (await getUploadState(run.meter.http, uploadId, run)).receivedBytes;
   if (expected !== undefined && expected > at.sentEnd) {
     const field = offset === undefined ? "receivedBytes" : "content_range_start";
-    throw claimBeyond("uploads.putChunk", field, expected, at.sentEnd, error.correlationId);
+    throw claimBeyond(putChunkRoute.name, field, expected, at.sentEnd, error.correlationId);
   }
   if (expected === undefined || expected === start) return undefined;
   // The service is elsewhere: ahead (the chunk landed, its answer was lost) or behind.
@@ -285,7 +286,7 @@ async function movedBack(
 ): Promise<Standing> {
   const { uploadId, maxResyncs, policy, signal } = run;
   const moved = (problem: string) =>
-    unexpectedResponse({ operation: "uploads.putChunk", field: "receivedBytes", problem, correlationId });
+    unexpectedResponse({ operation: putChunkRoute.name, field: "receivedBytes", problem, correlationId });
   const moves = at.moves + 1;
   if (moves > maxResyncs) {
     throw moved(

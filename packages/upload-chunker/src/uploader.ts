@@ -19,6 +19,7 @@ import { uploaderOrigin } from "./observation.js";
 import { oneFileAtATime } from "./one-file-at-a-time.js";
 import { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 import { memoryResumeStore } from "./resume-store.js";
+import { statusRoute } from "./routes.js";
 import type {
   StatusOptions,
   UploaderOptions,
@@ -133,7 +134,7 @@ export function createUploader(options: UploaderOptions): Uploader {
         return withResponse(state, meter.metadata()!);
       }),
     status: (uploadId, read = {}) =>
-      observedCall("uploads.status", uploadId, undefined, async (parent) => {
+      observedCall(statusRoute.name, uploadId, undefined, async (parent) => {
         const meter = meteredClient(http, read);
         const state = await getUploadState(meter.http, uploadId, { signal: read.signal, parent });
         return withResponse(state, meter.metadata()!);

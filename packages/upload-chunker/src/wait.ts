@@ -9,8 +9,9 @@ import {
   unexpectedResponse,
 } from "@promo-review/errors/internal";
 import type { ObservedOperation, Observer } from "@promo-review/errors/observe";
-import { type HttpClient, poll } from "@promo-review/http";
-import { UPLOAD_TEMPLATE } from "./observation.js";
+import { type HttpClient, poll, sendRoute } from "@promo-review/http";
+import { uploadPath } from "./initiate.js";
+import { statusRoute } from "./routes.js";
 import type { UploadState, UploadStatus, WaitOptions } from "./types.js";
 import { UPLOAD_STATUSES } from "./upload-statuses.js";
 
@@ -60,14 +61,13 @@ export async function getUploadState(
   } = {},
 ): Promise<UploadState> {
   checkUploadId(uploadId);
-  const result = await http.request<unknown>(`/v1/uploads/${uploadId}`, {
+  const result = await sendRoute(http, statusRoute, uploadPath(uploadId), {
     signal: options.signal,
     correlationId: options.correlationId,
     parent: options.parent,
-    urlTemplate: UPLOAD_TEMPLATE,
   });
   const context = {
-    operation: "uploads.status",
+    operation: statusRoute.name,
     correlationId: result.correlationId,
     status: result.status,
     redact: http.redact,
