@@ -112,16 +112,14 @@ export function uuidDetails(ids: object | undefined, keys?: RegExp): Record<stri
 }
 
 /**
- * The caller's body with only the fields the schema normalises (trimmed, deduplicated `tags`) in
- * their normal form: every other field, unknown ones included, is sent exactly as given.
+ * The caller's body with the schema's output laid over it: the fields the schema normalises (trimmed,
+ * deduplicated `tags`) go in their normal form, every other field keeps its value and its place, and a
+ * field the schema does not name (an unknown one) is sent as given: a loose schema's output holds it
+ * unchanged, a strict one's not at all. Laying the whole output over the body sends what comparing it
+ * field by field would, without serialising every field twice.
  */
 function normalised(body: unknown, output: unknown): unknown {
-  if (typeof output !== "object" || output === null) return body;
-  const given = body as Record<string, unknown>;
-  const changed = Object.entries(output).filter(
-    ([key, value]) => JSON.stringify(value) !== JSON.stringify(given[key]),
-  );
-  return changed.length > 0 ? { ...given, ...Object.fromEntries(changed) } : body;
+  return typeof output === "object" && output !== null ? { ...(body as object), ...output } : body;
 }
 
 /**
