@@ -37,7 +37,7 @@ export { type Deadline, deadlineSignal, type StartableDeadline, startableDeadlin
 export type { RequestEvent, RequestHooks, RetryEvent } from "./hooks.js";
 export type { Logger, LogLevel } from "./logger.js";
 export type { ObservabilityOptions } from "./observability-options.js";
-export type { OperationDeclaration, OperationRoute, ResendRule } from "./operation.js";
+export type { CompositeOperation, OperationDeclaration, OperationRoute, ResendRule } from "./operation.js";
 export type { OriginPolicy } from "./origin.js";
 export { type PollBackoff, type PollCheck, type PollOptions, type PollPause, poll } from "./poll.js";
 export { type HopContext, MAX_REDIRECTS } from "./redirect.js";

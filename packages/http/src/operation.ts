@@ -34,6 +34,18 @@ export interface OperationRoute {
 }
 
 /**
+ * An operation of several declared requests, which no single request states (an upload: its
+ * initiation, chunks and status reads): its name, as the client's `telemetry` publishes it, and the
+ * routes of the requests it may send, in order. Its requests are named by their own routes under it.
+ */
+export interface CompositeOperation<Steps extends readonly OperationRoute[] = readonly OperationRoute[]> {
+  /** `<client>.<method>`, as the user calls it and as observers name it: `uploads.upload`. */
+  readonly name: string;
+  /** The routes of the requests it may send, in order. */
+  readonly steps: Steps;
+}
+
+/**
  * One operation, as the spec states it: its route, and the schemas of its body and of its success
  * answer (valibot's, in this SDK), kept as values so that a generator can read them.
  */

@@ -36,7 +36,7 @@ import {
 import { linkKind, nodeIdOf, parseLink } from "./link-kind.js";
 import { linkOrigin } from "./observation.js";
 import { ImportPoll, type PollPacing } from "./poll.js";
-import { captureRoute, framesRoute } from "./routes.js";
+import { captureRoute, framesRoute, startImportOperation } from "./routes.js";
 import type { CaptureResponse, FileFormat, ImportPollState, WaitOptions } from "./types.js";
 
 /**
@@ -320,7 +320,7 @@ export function createLinkCapture(options: LinkCaptureOptions): LinkCapture {
         return poll.wait(o);
       }),
     startImport: (url, o = {}) =>
-      operation(settings, "links.startImport", o.parent, (op) => start(settings, url, o, op)),
+      operation(settings, startImportOperation.name, o.parent, (op) => start(settings, url, o, op)),
     resumePoll(state, o = {}) {
       const deadline = o.pollTimeoutMs === undefined ? state.deadline : Date.now() + o.pollTimeoutMs;
       return new ImportPoll(http, { ...state, deadline }, settings.pacing, { observer: settings.observer });

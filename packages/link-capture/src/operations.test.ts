@@ -1,10 +1,13 @@
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import { startSimulator } from "@promo-review/simulator";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { expectDeclaredSteps, stepRecorder } from "../../../testing/composite-steps.ts";
 import { type Exchange, exchangingFetch, expectDeclared } from "../../../testing/exchanges.ts";
 import { useSimulator } from "../../../testing/simulator.ts";
 import { linksFor } from "../test/support/sim.js";
 import { captureLink, discoverDesignFrames, pollImport } from "./operations.js";
+import { startImportOperation, waitOperation } from "./routes.js";
 
 const sim = useSimulator(startSimulator, {
   mainApiLimit: 100_000,
@@ -45,5 +48,18 @@ describe("The declarations match what the client sends and the simulator answers
     expect(v.is(captureLink.response, { uploadId: id, fileFormat: "image" })).toBe(true);
     expect(v.is(captureLink.response, { uploadId: id })).toBe(false);
     expect(v.is(captureLink.response, { uploadId: "nope", fileFormat: "image" })).toBe(false);
+  });
+});
+
+describe("An operation of several requests sends only the routes it declares", () => {
+  it("links.startImport: the capture's request; links.wait: the import's status reads", async () => {
+    const { telemetry, started, sent } = stepRecorder<ObservedOperation>();
+    const links = linksFor(sim(), { telemetry });
+    const poll = await links.startImport("https://docs.google.com/document/d/1x2y3z/edit");
+    await poll.wait();
+
+    expect(started).toEqual(expect.arrayContaining([startImportOperation.name, waitOperation.name]));
+    expectDeclaredSteps(startImportOperation, sent);
+    expectDeclaredSteps(waitOperation, sent);
   });
 });

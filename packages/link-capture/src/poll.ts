@@ -23,7 +23,7 @@ import {
 } from "@promo-review/http";
 import { explainCaptureError } from "./explain.js";
 import { linkOrigin } from "./observation.js";
-import { pollRoute } from "./routes.js";
+import { pollRoute, waitOperation } from "./routes.js";
 import type { CaptureResponse, CaptureResult, ImportPollState, WaitOptions } from "./types.js";
 
 /** How polls are paced. */
@@ -115,7 +115,7 @@ export class ImportPoll {
       ? this.#loop(options, operation)
       : observed(
           this.#observer,
-          { name: "links.wait", ...linkOrigin(this.#http), parent: options.parent },
+          { name: waitOperation.name, ...linkOrigin(this.#http), parent: options.parent },
           (op) => this.#loop(options, op),
         );
     return polling.finally(() => {

@@ -5,7 +5,7 @@
  * so its bundle carries no schema library; `./operations` composes each route with its valibot
  * schemas and budget for the OpenAPI generator.
  */
-import type { OperationRoute } from "@promo-review/http";
+import type { CompositeOperation, OperationRoute } from "@promo-review/http";
 
 /**
  * Captures a link: a generic capture answers 201, a design-tool or cloud-drive import 202. Resent
@@ -41,3 +41,18 @@ export const framesRoute = {
   statuses: [200],
   resend: "safe",
 } as const satisfies OperationRoute;
+
+/**
+ * Starts an import (`links.startImport`): the capture's request, answered with the poll that follows
+ * it. An operation of its own, beside `links.capture`, which also waits.
+ */
+export const startImportOperation = {
+  name: "links.startImport",
+  steps: [captureRoute],
+} as const satisfies CompositeOperation;
+
+/** Waits for an import (`links.wait`): its status read until it is done, the poll's own operation. */
+export const waitOperation = {
+  name: "links.wait",
+  steps: [pollRoute],
+} as const satisfies CompositeOperation;

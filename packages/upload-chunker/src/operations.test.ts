@@ -1,9 +1,12 @@
+import type { ObservedOperation } from "@promo-review/errors/observe";
 import { type Simulator, startSimulator } from "@promo-review/simulator";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectDeclaredSteps, stepRecorder } from "../../../testing/composite-steps.ts";
 import { type Exchange, exchangingFetch, expectDeclared } from "../../../testing/exchanges.ts";
 import { patterned, uploaderFor } from "../test/support/uploads.js";
 import { chunkUpload, uploadInitiation, uploadStatusRead } from "./operations.js";
+import { uploadOperation, waitForCompletionOperation } from "./routes.js";
 
 // The simulator's own reading (profile 0): a variant profile answers a chunk 204 or 308 without a
 // body, which the client takes and the declaration (the default reading's 200) does not describe.
@@ -40,5 +43,26 @@ describe("The declarations match what the client sends and the simulator answers
     expect(v.is(uploadInitiation.response, { uploadId: id, uploadUrl: "/v1/uploads/../admin" })).toBe(false);
     expect(v.is(uploadStatusRead.response, { status: "completed" })).toBe(true);
     expect(v.is(uploadStatusRead.response, { status: "archived" })).toBe(false);
+  });
+});
+
+describe("An operation of several requests sends only the routes it declares", () => {
+  it("uploads.upload: its initiation, chunks and status reads; uploads.waitForCompletion: its status reads", async () => {
+    const { telemetry, started, sent } = stepRecorder<ObservedOperation>();
+    const uploader = uploaderFor(sim, { telemetry });
+    const result = await uploader.upload(patterned(600_000), {
+      fileName: "flyer.pdf",
+      contentType: "application/pdf",
+      chunkSize: 262_144,
+    });
+    await uploader.waitForCompletion(result.uploadId);
+
+    expect(started).toEqual(expect.arrayContaining([uploadOperation.name, waitForCompletionOperation.name]));
+    expectDeclaredSteps(uploadOperation, sent);
+    expectDeclaredSteps(waitForCompletionOperation, sent);
+    // Each of the upload's routes named its requests: the initiation once, a PUT per chunk.
+    const inUpload = sent.filter((request) => request.operation === uploadOperation.name);
+    expect(inUpload.filter((request) => request.method === "POST")).toHaveLength(1);
+    expect(inUpload.filter((request) => request.method === "PUT")).toHaveLength(3);
   });
 });

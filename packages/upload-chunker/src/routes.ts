@@ -5,7 +5,7 @@
  * where the spec is silent, so a browser bundle carries no schema library. `./operations` composes
  * each route with its valibot schemas and budget for the OpenAPI generator.
  */
-import type { OperationRoute } from "@promo-review/http";
+import type { CompositeOperation, OperationRoute } from "@promo-review/http";
 
 /** Starts an upload (201 in the simulator; not shown in the spec, docs/gaps.md row 16). */
 export const initiateRoute = {
@@ -37,3 +37,18 @@ export const statusRoute = {
   statuses: [200],
   resend: "safe",
 } as const satisfies OperationRoute;
+
+/**
+ * An upload (`uploads.upload`): its initiation (unless it resumes), its chunks, and the status reads
+ * that resynchronise it and wait for its processing, each request named by its own route under it.
+ */
+export const uploadOperation = {
+  name: "uploads.upload",
+  steps: [initiateRoute, putChunkRoute, statusRoute],
+} as const satisfies CompositeOperation;
+
+/** Waiting for an upload's processing (`uploads.waitForCompletion`): its status reads. */
+export const waitForCompletionOperation = {
+  name: "uploads.waitForCompletion",
+  steps: [statusRoute],
+} as const satisfies CompositeOperation;

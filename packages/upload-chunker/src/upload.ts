@@ -13,6 +13,7 @@ import { meteredClient } from "./metered-client.js";
 import { fileDetails, formatBucket, uploaderOrigin } from "./observation.js";
 import { resumeOrInitiate } from "./resume-or-initiate.js";
 import { fingerprintOf } from "./resume-store.js";
+import { uploadOperation } from "./routes.js";
 import { sendChunks } from "./send-chunks.js";
 import { openSource } from "./sources.js";
 import type {
@@ -66,7 +67,7 @@ function run(start: UploadStart, emit: Emit, signal: AbortSignal): Promise<Uploa
   const { settings, options } = start;
   return observed(
     settings.observer,
-    { name: "uploads.upload", ...uploaderOrigin(settings.http), parent: options.parent },
+    { name: uploadOperation.name, ...uploaderOrigin(settings.http), parent: options.parent },
     async (parent) => {
       const input = checkInput(start);
       if (parent) settings.observer?.operationDetailed?.(parent, fileDetails(input.size, input.contentType));

@@ -19,7 +19,7 @@ import { uploaderOrigin } from "./observation.js";
 import { oneFileAtATime } from "./one-file-at-a-time.js";
 import { DEFAULT_CHUNK_MIN_BYTES_PER_SECOND } from "./put-chunk.js";
 import { memoryResumeStore } from "./resume-store.js";
-import { statusRoute } from "./routes.js";
+import { statusRoute, waitForCompletionOperation } from "./routes.js";
 import type {
   StatusOptions,
   UploaderOptions,
@@ -122,7 +122,7 @@ export function createUploader(options: UploaderOptions): Uploader {
       return runUpload({ settings, source, options: { ...upload, uploadId } });
     },
     waitForCompletion: (uploadId, wait = {}) =>
-      observedCall("uploads.waitForCompletion", uploadId, wait.parent, async (parent) => {
+      observedCall(waitForCompletionOperation.name, uploadId, wait.parent, async (parent) => {
         // The wait's `timeoutMs` is its overall deadline, so only `retry` reaches the requests.
         const meter = meteredClient(http, { retry: wait.retry });
         const state = await waitForUpload(meter.http, uploadId, {

@@ -4,19 +4,14 @@
  * child operation under it. Not in `index.ts` with the one-request declarations: a description of the
  * service (OpenAPI) lists requests, and these are none.
  */
-import type { RunnableDeclaration } from "@promo-review/http";
+import type { CompositeOperation, RunnableDeclaration } from "@promo-review/http";
 import { getDecision, getPromotion, submitVersion } from "./promotions.js";
 import { listChannels, listJurisdictions, listProducts, listTargetMarkets } from "./reference.js";
 
-/** An operation of several declared requests. */
-export interface CompositeDeclaration<
+/** An operation of several declared requests (http's `CompositeOperation`), each step a whole declaration. */
+export type CompositeDeclaration<
   Steps extends readonly RunnableDeclaration[] = readonly RunnableDeclaration[],
-> {
-  /** `<client>.<method>`, as the user calls it and as observers name it: `promotions.submitLatest`. */
-  readonly name: string;
-  /** The operations it runs, in order. */
-  readonly steps: Steps;
-}
+> = CompositeOperation<Steps>;
 
 /** Reads the promotion's latest version, then submits it. */
 export const submitLatestVersion = {
