@@ -63,7 +63,8 @@ const BY_STATUS: Record<number, ErrorClass> = {
 };
 
 function classFor(code: string | undefined, status: number): ErrorClass {
-  const byCode = code === undefined ? undefined : BY_CODE[code];
+  // Own keys only: a hostile code such as "constructor" or "valueOf" must not reach Object.prototype.
+  const byCode = code !== undefined && Object.hasOwn(BY_CODE, code) ? BY_CODE[code] : undefined;
   if (byCode) return byCode;
   return BY_STATUS[status] ?? (status >= 500 ? ServerError : PromoReviewError);
 }

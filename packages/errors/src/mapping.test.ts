@@ -62,6 +62,14 @@ describe("every documented code maps to a typed error that keeps the code", () =
     expect(error.status).toBe(418);
     expect(errorFromHttp(answer(503, envelope("BRAND_NEW")))).toBeInstanceOf(ServerError);
   });
+  it("a code named like an Object.prototype member is an unknown code, never a lookup into the prototype", () => {
+    for (const code of Object.getOwnPropertyNames(Object.prototype)) {
+      const error = errorFromHttp(answer(409, envelope(code)));
+      expect(error, code).toBeInstanceOf(ConflictError);
+      expect(error.code).toBe(code);
+      expect(errorFromHttp(answer(502, envelope(code))), code).toBeInstanceOf(ServerError);
+    }
+  });
 });
 
 describe("retryable says whether the same request may succeed later", () => {
@@ -193,7 +201,11 @@ describe("no input makes error mapping throw anything but a typed error", () => 
       fc.json(),
       fc.anything().map((value) => JSON.stringify({ error: value, correlationId: value })),
       fc
-        .record({ code: fc.string(), message: fc.anything(), details: fc.anything() })
+        .record({
+          code: fc.oneof(fc.string(), fc.constantFrom(...Object.getOwnPropertyNames(Object.prototype))),
+          message: fc.anything(),
+          details: fc.anything(),
+        })
         .map((error) => JSON.stringify({ error })),
       fc.array(fc.anything()).map((details) => JSON.stringify({ error: { code: "X", details } })),
     );

@@ -151,7 +151,14 @@ describe("every configured secret, of any length, leaves every string an error c
           if (shown.length > 0) throw new Error(`${error.name} shows the key in ${shown.join(", ")}`);
         }
       }),
-      { numRuns: 150, examples: [["k:", "", "k"]] },
+      // ["aaaaaaaa", "", "valueOf"]: an echoed code named like an Object.prototype member (it once threw).
+      {
+        numRuns: 150,
+        examples: [
+          ["k:", "", "k"],
+          ["aaaaaaaa", "", "valueOf"],
+        ],
+      },
     );
   });
 });

@@ -72,5 +72,7 @@ const EXTENSIONS: Record<string, FileFormat> = {
 export function formatOfFileName(name: string): FileFormat | undefined {
   const dot = name.lastIndexOf(".");
   if (dot < 0) return undefined;
-  return EXTENSIONS[name.slice(dot + 1).toLowerCase()];
+  const extension = name.slice(dot + 1).toLowerCase();
+  // Own keys only: "report.constructor" names no format, not Object.prototype's constructor.
+  return Object.hasOwn(EXTENSIONS, extension) ? EXTENSIONS[extension] : undefined;
 }

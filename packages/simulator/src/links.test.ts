@@ -165,5 +165,8 @@ describe("Frame discovery: POST /v1/links/design/frames", () => {
       kind: "design",
       fileKey: "K",
     });
+    // A host named like an Object.prototype member is a generic link.
+    for (const host of ["constructor", "tostring", "valueof", "__proto__"])
+      expect(classifyLink(new URL(`https://${host}/x.pdf`)), host).toEqual({ kind: "generic" });
   });
 });

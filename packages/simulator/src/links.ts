@@ -50,7 +50,8 @@ export function classifyLink(url: URL): LinkKind {
   const design = /^\/(file|design)\/([^/]+)/.exec(url.pathname);
   if ((host === "figma.com" || host === "www.figma.com") && design)
     return { kind: "design", fileKey: design[2]! };
-  const source = DRIVE_HOSTS[host];
+  // Own keys only: a host such as "constructor" is a generic link, not a lookup into Object.prototype.
+  const source = Object.hasOwn(DRIVE_HOSTS, host) ? DRIVE_HOSTS[host] : undefined;
   if (!source) return { kind: "generic" };
   if (host === "docs.google.com") return { kind: "drive", source, fileFormat: "pdf" };
   const last = url.pathname.split("/").filter(Boolean).pop() ?? "";

@@ -85,6 +85,8 @@ describe("Limits: file size per format (PDF and images 30 MB, video and audio 2 
     expect(formatOfContentType("application/zip")).toBeUndefined();
     expect(formatOfFileName("a.MP3")).toBe("audio");
     expect(formatOfFileName("noext")).toBeUndefined();
+    for (const name of ["a.constructor", "a.__proto__", "a.valueOf", "a.hasOwnProperty"])
+      expect(formatOfFileName(name), name).toBeUndefined();
   });
 });
 

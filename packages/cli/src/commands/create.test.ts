@@ -191,5 +191,9 @@ describe("--meta key=value", () => {
     expect(metadataOf(["a=1", "b=x=y", "c="])).toEqual({ a: "1", b: "x=y", c: "" });
     expect(metadataOf([])).toBeUndefined();
     expect(() => metadataOf(["=v"])).toThrow(/Bad metadata/);
+    // Keys named like Object.prototype members are metadata like any other, never dropped.
+    const named = metadataOf(["__proto__=a", "constructor=b"])!;
+    expect(Object.keys(named)).toEqual(["__proto__", "constructor"]);
+    expect(JSON.stringify(named)).toBe('{"__proto__":"a","constructor":"b"}');
   });
 });

@@ -80,15 +80,15 @@ async function contentOf(
 /** `--meta key=value` pairs as an object; a pair without `=` is a usage error. */
 export function metadataOf(pairs: string[] = []): Record<string, string> | undefined {
   if (pairs.length === 0) return undefined;
-  const metadata: Record<string, string> = {};
-  for (const pair of pairs) {
+  const entries = pairs.map((pair) => {
     const at = pair.indexOf("=");
     if (at <= 0) {
       throw new UsageError(`Bad metadata "${pair}"`, [{ field: "--meta", message: "must be key=value" }]);
     }
-    metadata[pair.slice(0, at)] = pair.slice(at + 1);
-  }
-  return metadata;
+    return [pair.slice(0, at), pair.slice(at + 1)] as const;
+  });
+  // fromEntries defines each key: an assignment would turn `__proto__=x` into nothing at all.
+  return Object.fromEntries(entries);
 }
 
 interface CreateOptions extends ContentOptions {

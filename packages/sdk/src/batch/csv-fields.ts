@@ -31,7 +31,7 @@ export interface CsvLine {
 
 /** Reads the record `fields` (starting on `line`) under `header`. */
 export function csvLine(header: readonly string[], fields: readonly string[], line: number): CsvLine {
-  const value: Record<string, unknown> = {};
+  const entries: [string, unknown][] = [];
   const problems: ManifestProblem[] = [];
   if (fields.length > header.length) {
     problems.push({
@@ -45,8 +45,10 @@ export function csvLine(header: readonly string[], fields: readonly string[], li
     if (cell === undefined || cell === "") return;
     const read = readCell(name, cell);
     if ("error" in read) problems.push({ line, field: name, message: read.error });
-    else value[name] = read.value;
+    else entries.push([name, read.value]);
   });
+  // fromEntries defines each column: an assignment would drop a `__proto__` column without a word.
+  const value: Record<string, unknown> = Object.fromEntries(entries);
   const key = value["key"];
   if (typeof key === "string") for (const problem of problems) problem.key = key;
   return { value, problems };

@@ -117,6 +117,15 @@ describe("a CSV manifest: lists split on ;, metadata and variations JSON, boolea
     ]);
   });
 
+  it("reads a column named like an Object.prototype member like any other column: kept, never dropped", async () => {
+    const [csv] = await entries([`${header},__proto__,constructor\n${row},a,b\n`], "csv");
+    expect(csv!.problems).toEqual([]);
+    const item = csv!.item as unknown as Record<string, unknown>;
+    expect(Object.getOwnPropertyDescriptor(item, "__proto__")?.value).toBe("a");
+    expect(Object.getOwnPropertyDescriptor(item, "constructor")?.value).toBe("b");
+    expect(JSON.stringify(item)).toContain('"__proto__":"a","constructor":"b"');
+  });
+
   it("refuses a header without a key column, or with a repeated or empty column", async () => {
     expect((await problemsOf("name,name,\nx,y,z\n", "csv")).map((p) => p.field)).toEqual([
       "name",
