@@ -52,8 +52,6 @@ describe("Link capture: a design-tool frame link is imported asynchronously (202
     expect(res.body.statusUrl).toContain("%2B");
     expect(res.body.statusUrl).toContain("%2F");
     expect(res.body.uploadId).toBeTruthy();
-    const first = await poll(res.body.statusUrl);
-    expect(first.body).toEqual({ status: "processing", correlationId: expect.any(String) });
     await waitFor(async () => (await poll(res.body.statusUrl)).body.status === "completed");
     const done = await poll(res.body.statusUrl);
     expect(done.body).toEqual({
@@ -64,6 +62,18 @@ describe("Link capture: a design-tool frame link is imported asynchronously (202
     });
     expect((await poll(res.body.statusUrl)).body.finalUploadId).toBe(done.body.finalUploadId);
     expect((await filePromotion(done.body.finalUploadId, "image")).status).toBe(201);
+  });
+
+  it("answers processing while the import runs", async () => {
+    // The import outlasts the test's own timeout, so the poll sees it unfinished however slow the machine.
+    sim().control.setDelays({ linkImportDelayMs: 600_000 });
+    try {
+      const res = await capture("https://www.figma.com/design/AbC123/Campaign?node-id=1-2");
+      const first = await poll(res.body.statusUrl);
+      expect(first.body).toEqual({ status: "processing", correlationId: expect.any(String) });
+    } finally {
+      sim().control.setDelays({ linkImportDelayMs: 100 });
+    }
   });
 
   it("answers 404 when the query is decoded, re-encoded or altered", async () => {

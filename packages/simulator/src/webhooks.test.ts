@@ -201,17 +201,28 @@ describe("Webhook signing: v1,<base64 HMAC-SHA256(key, id.timestamp.body)> per s
 });
 
 describe("Evaluation read (gap: not shown; the polling fallback): status and issues of one evaluation", () => {
-  it("answers processing, then the finished result; 404 for an id of another version", async () => {
+  it("answers processing while the evaluation runs", async () => {
+    // The evaluation outlasts the test's own timeout, so the read sees it unfinished however slow the machine.
+    await sim.control.setDelays({ evaluationDelayMs: 600_000 });
+    try {
+      const { created, res } = await evaluate();
+      const path = `/v1/promotions/${created.promotionId}/versions/${created.versionId}/evaluations/${res.body.evaluationId}`;
+      const first = await mainApi(sim).get(path);
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({
+        evaluationId: res.body.evaluationId,
+        status: "processing",
+        issues: [],
+      });
+    } finally {
+      await sim.control.setDelays({ evaluationDelayMs: 50 });
+    }
+  });
+
+  it("answers the finished result; 404 for an id of another version", async () => {
     const { created, res } = await evaluate();
     const path = `/v1/promotions/${created.promotionId}/versions/${created.versionId}/evaluations/${res.body.evaluationId}`;
     const api = mainApi(sim);
-    const first = await api.get(path);
-    expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({
-      evaluationId: res.body.evaluationId,
-      status: "processing",
-      issues: [],
-    });
     await waitFor(async () => (await api.get(path)).body.status === "completed");
     const done = await api.get(path);
     expect(done.body.issues.length).toBeGreaterThan(0);
