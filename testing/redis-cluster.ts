@@ -9,7 +9,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { freePort, startRedis, type TestRedis, type TestRedisClient } from "./redis-server.ts";
+import {
+  freePort,
+  startRedis,
+  type TestRedis,
+  type TestRedisClient,
+  withFreshPorts,
+} from "./redis-server.ts";
 import { findProgram, programAvailable } from "./system-programs.ts";
 
 /** How long the cluster may take to form (create, then `cluster_state:ok` everywhere). */
@@ -74,7 +80,8 @@ async function waitForClusterOk(ports: number[], deadlineAt: number): Promise<vo
 }
 
 /**
- * Starts three `redis-server --cluster-enabled yes` on free loopback ports (bus ports chosen free too),
+ * Starts three `redis-server --cluster-enabled yes` on free loopback ports (bus ports chosen free too,
+ * both chosen again when another process binds one first),
  * joins them with `redis-cli --cluster create ... --cluster-replicas 0 --cluster-yes` and waits for
  * `cluster_state:ok` on each. On any failure, every node started so far is stopped.
  */
@@ -87,22 +94,26 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
   };
   try {
     for (let i = 0; i < 3; i++) {
-      const port = await freePort();
-      const busPort = await freePort();
-      const server = await startRedis(port, [
-        "--cluster-enabled",
-        "yes",
-        "--cluster-config-file",
-        join(dir, `nodes-${port}.conf`),
-        "--cluster-port",
-        String(busPort),
-        // A killed master is marked failed within a second, not the default 15.
-        "--cluster-node-timeout",
-        "1000",
-        "--dir",
-        dir,
-      ]);
-      nodes.push({ ...server, busPort });
+      nodes.push(
+        await withFreshPorts(async () => {
+          const port = await freePort();
+          const busPort = await freePort();
+          const server = await startRedis(port, [
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            join(dir, `nodes-${port}.conf`),
+            "--cluster-port",
+            String(busPort),
+            // A killed master is marked failed within a second, not the default 15.
+            "--cluster-node-timeout",
+            "1000",
+            "--dir",
+            dir,
+          ]);
+          return { ...server, busPort };
+        }),
+      );
     }
     const deadlineAt = Date.now() + FORM_DEADLINE_MS;
     await redisCli(

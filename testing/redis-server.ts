@@ -45,14 +45,39 @@ export interface TestRedis {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** How many times a start on ports chosen free is tried before its last error is thrown. */
+const PORT_RACE_ATTEMPTS = 5;
+
 /**
- * Starts redis-server on `port` (a free one by default) and waits until it accepts connections, with
- * a deadline. `extraArgs` are added to the command line (the cluster harness passes its own).
+ * Runs `start` (which chooses its ports with `freePort`) again when redis-server exits because a port
+ * was taken: a port asked of the OS is released before redis-server binds it, and a suite running
+ * beside may bind it in between. No check beforehand can close that race; choosing again does.
+ */
+export async function withFreshPorts<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      const lost = error instanceof Error && error.message.includes("Address already in use");
+      if (!lost || attempt >= PORT_RACE_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
+ * Starts redis-server on `port` (a free one by default, chosen again if another process binds it first)
+ * and waits until it accepts connections, with a deadline. `extraArgs` are added to the command line
+ * (the cluster harness passes its own).
  */
 export async function startRedis(port?: number, extraArgs: string[] = []): Promise<TestRedis> {
+  if (port === undefined) return withFreshPorts(async () => startRedisOn(await freePort(), extraArgs));
+  return startRedisOn(port, extraArgs);
+}
+
+/** Starts redis-server on `chosen` and waits until it accepts connections, with a deadline. */
+async function startRedisOn(chosen: number, extraArgs: string[]): Promise<TestRedis> {
   const binary = findRedisServer();
   if (!binary) throw new Error("redis-server not found");
-  const chosen = port ?? (await freePort());
   const child: ChildProcess = spawn(
     binary,
     ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...extraArgs],
