@@ -24,7 +24,7 @@ import type { GlobalOptions } from "./settings.js";
 import { UsageError } from "./usage-error.js";
 
 /** The version printed by `--version`. */
-export const VERSION = "0.2.0";
+export const VERSION = "0.2.1";
 
 const SETTINGS_HELP = `
 Settings come from the flags above, else PROMO_REVIEW_API_KEY, PROMO_REVIEW_BASE_URL,

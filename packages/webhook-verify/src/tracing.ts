@@ -3,7 +3,7 @@ import { redactorFor } from "@promo-review/errors/internal";
 import type { Observer, WebhookOutcome } from "@promo-review/errors/observe";
 
 /** This package's version, named to observers; tracing.test.ts keeps it equal to package.json. */
-export const VERSION = "0.2.0";
+export const VERSION = "0.3.0";
 /** What a traced check resolves: the delivery's id, and its event when the body was parsed. */
 interface Checked {
   id: string;
