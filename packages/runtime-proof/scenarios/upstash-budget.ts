@@ -31,7 +31,8 @@ export async function run(input: ScenarioInput): Promise<ScenarioOutput> {
     safetyMarginMs: 10,
     maxQueue: 10_000,
     budgets: [{ name: "shared", limit, windowMs, match: { pathPrefix: "/v1/" } }],
-    store: upstashStore(redis, { prefixes: { window: upstash.prefix } }),
+    // A generous deadline: this proves sharing on a loaded machine; the outage cases prove deadlines.
+    store: upstashStore(redis, { prefixes: { window: upstash.prefix }, timeoutMs: 20_000 }),
   });
   const headers = { Authorization: `Bearer ${sim.apiKey}`, "X-External-User-ID": sim.externalUserId };
   const url = `${sim.baseUrl}/v1/channels`;

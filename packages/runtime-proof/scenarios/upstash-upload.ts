@@ -25,7 +25,8 @@ export async function run(input: ScenarioInput): Promise<ScenarioOutput> {
     filesUrl: sim.filesUrl,
     apiKey: sim.apiKey,
     externalUserId: sim.externalUserId,
-    store: upstashStore(redis, { prefixes: { value: upstash.prefix } }),
+    // A generous deadline: this proves sharing on a loaded machine; the outage cases prove deadlines.
+    store: upstashStore(redis, { prefixes: { value: upstash.prefix }, timeoutMs: 20_000 }),
   });
   const stop = new AbortController();
   const options = { fileName: "resumed-elsewhere.mp4", contentType: "video/mp4", size, chunkSize };

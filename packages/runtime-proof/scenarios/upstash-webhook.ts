@@ -20,7 +20,13 @@ export async function run(input: ScenarioInput): Promise<ScenarioOutput> {
   const redis = new Redis({ url: upstash.url, token: upstash.token, enableTelemetry: false });
   const verifier = createWebhookVerifier({
     webhookSecret: sim.webhookSecret,
-    store: upstashStore(redis, { prefixes: { claim: upstash.prefix } }),
+    store: upstashStore(redis, {
+      prefixes: { claim: upstash.prefix },
+      // A generous deadline: this proves one acceptance across processes on a loaded machine, where a
+      // claim answered after the default 1000 ms fails closed (the winner refused as REPLAY_STORE_FAILED,
+      // the rest as replays: none accepted). The outage cases prove the deadline itself.
+      timeoutMs: 20_000,
+    }),
   });
   const body = Uint8Array.from(atob(delivery.bodyBase64), (c) => c.charCodeAt(0));
   const outcomes = await Promise.all(
