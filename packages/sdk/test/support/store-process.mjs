@@ -16,7 +16,9 @@ const client = createClient({
   filesUrl: input.filesUrl,
   webhookSecret: input.webhookSecret,
   env: {},
-  store: redisStore(redis, { prefixes: input.prefixes }),
+  // A generous deadline: this proves sharing on a loaded machine, where a fresh process's first calls
+  // can wait past the default 1000 ms and fail closed; the outage tests prove deadlines.
+  store: redisStore(redis, { prefixes: input.prefixes, timeoutMs: 20_000 }),
 });
 const GET = { method: "GET", url: `${input.baseUrl}/v1/channels` };
 /** The same bytes in every process: the same file, the same fingerprint. */
